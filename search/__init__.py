@@ -1,0 +1,1 @@
+"""Game-agnostic search algorithms on the forward-model protocol."""

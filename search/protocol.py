@@ -1,0 +1,33 @@
+"""The forward-model protocol every game implements and every search uses."""
+from __future__ import annotations
+
+from typing import Hashable, Protocol, Sequence
+
+CHANCE = -1
+"""current_player() of a chance node."""
+
+
+class Game(Protocol):
+    """A forward model: states are immutable, hashable values; apply is pure."""
+
+    num_players: int
+
+    def initial_state(self): ...
+
+    def current_player(self, s) -> int: ...
+
+    def legal_moves(self, s) -> Sequence: ...
+
+    def chance_outcomes(self, s) -> Sequence[tuple[object, float]]: ...
+
+    def apply(self, s, m): ...
+
+    def is_terminal(self, s) -> bool: ...
+
+    def returns(self, s) -> tuple[float, ...]: ...
+
+    def evaluate(self, s, heuristic: str | None = None) -> float: ...
+
+    def key(self, s) -> Hashable: ...
+
+    def describe(self, m) -> str: ...
