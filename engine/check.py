@@ -1,0 +1,972 @@
+"""Checks a parsed game: names, types, arity, domains; collects every error in one run.
+
+The checker also annotates the model for the compiler: the symbol each name
+refers to (`syms`), the type of each expression (`types`) and a slot for each
+state field and local variable.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import model as m
+from . import types as T
+from .diagnostics import Diagnostic, did_you_mean
+
+
+@attrs.define(eq=False)
+class Symbol:
+    """What a name means: its kind, type, where it was declared, and its slot or decl."""
+
+    kind: str  # param const table enumval type record def field local action builtin heuristic
+    name: str
+    type: tuple
+    span: m.Span
+    slot: int = -1
+    decl: object = None
+
+
+# name -> (arity range, short description); their types are worked out in _builtin_call
+BUILTINS = {
+    "len": (1, 1), "sum": (1, 1), "count": (1, 1), "min": (1, 9), "max": (1, 9),
+    "any": (1, 1), "all": (1, 1), "sorted": (1, 1), "list": (1, 1), "set": (1, 1),
+    "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "abs": (1, 1), "keys": (1, 1),
+    "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "cells": (1, 1),
+    "lines": (2, 2), "neighbours": (2, 2),
+}
+AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag"}
+BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}
+PRIMITIVES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "cell": T.CELL, "grid": T.GRID, "player": T.PLAYER}
+GENERICS = {"list": 1, "set": 1, "bag": 1, "map": 2}
+
+
+class Checker:
+    """Walks the declarations once per rule; `errors` holds what it found."""
+
+    def __init__(self, decls: tuple, path: str):
+        self.decls = decls
+        self.path = path
+        self.errors: list[Diagnostic] = []
+        self.globals: dict[str, Symbol] = {}
+        self.syms: dict[int, Symbol] = {}
+        self.types: dict[int, tuple] = {}
+        self.records: dict[str, tuple] = {"cell": (("row", T.INT), ("col", T.INT))}
+        self.enums: dict[str, tuple] = {}
+        self.players: tuple = ("player",)
+        self.fields: list[Symbol] = []
+        self.nslots = 0
+        self._const_busy: set = set()
+        self._call_graph: dict[str, set] = {}
+        self._current_action: Optional[str] = None
+        self.scopes: list[dict] = []
+
+    # ---------------- reporting ----------------
+    def error(self, code: str, msg: str, span: m.Span, hint: Optional[str] = None):
+        self.errors.append(Diagnostic(code, msg, span, hint))
+
+    def unknown(self, what: str, name: str, span: m.Span, candidates):
+        near = did_you_mean(name, candidates)
+        hint = None
+        if near:
+            sym = self.globals.get(near)
+            where = f" (declared at {sym.span})" if sym and sym.span.line else ""
+            hint = f"did you mean '{near}'?{where}"
+        self.error("unknown-name", f"unknown {what} '{name}'", span, hint)
+
+    # ---------------- driver ----------------
+    def run(self):
+        self.declare_globals()
+        for d in self.decls:
+            getattr(self, "check_" + type(d).__name__, lambda d: None)(d)
+        self.check_required()
+        self.check_recursion()
+        return self
+
+    def declare(self, sym: Symbol):
+        old = self.globals.get(sym.name)
+        if old is not None:
+            self.error("duplicate", f"'{sym.name}' is already declared", sym.span,
+                       f"first declared at {old.span}" if old.span.line else f"'{sym.name}' is a built-in name")
+            return
+        self.globals[sym.name] = sym
+
+    def declare_globals(self):
+        for name, value in BOOL_CONSTS.items():
+            self.globals[name] = Symbol("const", name, T.BOOL, m.NOWHERE, decl=value)
+        for name in BUILTINS:
+            self.globals[name] = Symbol("builtin", name, T.ANY, m.NOWHERE)
+        players = [d for d in self.decls if isinstance(d, m.PlayersDecl)]
+        for d in players[1:]:
+            self.error("duplicate", "players are already declared", d.span, f"first declared at {players[0].span}")
+        if players:
+            self.players = tuple(i.name for i in players[0].names)
+            for i in players[0].names:
+                self.declare(Symbol("enumval", i.name, T.PLAYER, i.span))
+        self.enums["player"] = self.players
+        self.globals["current"] = Symbol("current", "current", T.PLAYER, m.NOWHERE)
+        states = [d for d in self.decls if isinstance(d, m.StateDecl)]
+        for d in states[1:]:
+            self.error("duplicate", "the state is already declared", d.span, f"first declared at {states[0].span}")
+        # records and enums first: types may name them anywhere in the file
+        for d in self.decls:
+            if isinstance(d, m.EnumDecl):
+                self.declare(Symbol("type", d.name.name, ("enum", d.name.name), d.name.span, decl=d))
+                self.enums[d.name.name] = tuple(v.name for v in d.values)
+                for v in d.values:
+                    self.declare(Symbol("enumval", v.name, ("enum", d.name.name), v.span))
+            elif isinstance(d, m.RecordDecl):
+                self.declare(Symbol("record", d.name.name, ("record", d.name.name), d.name.span, decl=d))
+            elif isinstance(d, m.Param) and isinstance(d.domain, m.SetLit) and d.domain.items and all(
+                    isinstance(i, m.Name) for i in d.domain.items) and not any(
+                    i.id in self.globals or i.id in BOOL_CONSTS for i in d.domain.items):
+                # `param variant in {official, blog}` declares the enum `variant`
+                self.enums[d.name.name] = tuple(i.id for i in d.domain.items)
+                for i in d.domain.items:
+                    self.declare(Symbol("enumval", i.id, ("enum", d.name.name), i.span))
+        for d in self.decls:
+            if isinstance(d, m.RecordDecl):
+                seen = {}
+                fields = []
+                for f in d.fields:
+                    if f.name.name in seen:
+                        self.error("duplicate", f"record {d.name.name} already has a field '{f.name.name}'",
+                                   f.name.span, f"first declared at {seen[f.name.name]}")
+                        continue
+                    seen[f.name.name] = f.name.span
+                    fields.append((f.name.name, self.resolve_type(f.type)))
+                self.records[d.name.name] = tuple(fields)
+        base = 0
+        for d in states[:1]:
+            for f in d.fields:
+                sym = Symbol("field", f.name.name, T.ANY, f.name.span, slot=base, decl=f)
+                base += 1
+                self.fields.append(sym)
+        self.nslots = base + 3  # fields, current player, fired triggers, labels
+        for d in self.decls:
+            if isinstance(d, m.Param):
+                self.declare(Symbol("param", d.name.name, T.ANY, d.name.span, decl=d))
+            elif isinstance(d, (m.ConstDecl, m.TableDecl)):
+                self.declare(Symbol("const", d.name.name, T.ANY, d.name.span, decl=d))
+            elif isinstance(d, m.DefDecl):
+                self.declare(Symbol("def", d.name.name, T.ANY, d.name.span, decl=d))
+            elif isinstance(d, m.ActionDecl):
+                self.declare(Symbol("action", d.name.name, T.ANY, d.name.span, decl=d))
+            elif isinstance(d, m.HeuristicDecl):
+                self.declare(Symbol("heuristic", d.name.name, T.INT, d.name.span, decl=d))
+        for sym in self.fields:
+            self.declare(sym)
+        for sym in self.fields:
+            sym.type = self.resolve_type(sym.decl.type)
+
+    # ---------------- types ----------------
+    def resolve_type(self, t) -> tuple:
+        if isinstance(t, m.RangeType):
+            for e in (t.lo, t.hi):
+                self.expect(e, T.INT, "a range bound")
+                self.require_constant(e, "a range bound")
+            return T.INT
+        if isinstance(t, m.NamedType):
+            n = t.name.name
+            if n in PRIMITIVES:
+                return PRIMITIVES[n]
+            if n in self.records:
+                return ("record", n)
+            if n in self.enums:
+                return ("enum", n)
+            self.unknown("type", n, t.name.span, list(PRIMITIVES) + list(self.records) + list(self.enums))
+            return T.ANY
+        if isinstance(t, m.GenericType):
+            n = t.name.name
+            if n not in GENERICS:
+                self.unknown("generic type", n, t.name.span, GENERICS)
+                return T.ANY
+            if len(t.args) != GENERICS[n]:
+                self.error("arity", f"{n}<...> takes {GENERICS[n]} type argument(s), got {len(t.args)}", t.span)
+                return T.ANY
+            return (n,) + tuple(self.resolve_type(a) for a in t.args)
+        return T.ANY
+
+    def expect(self, e, want: tuple, what: str) -> tuple:
+        got = self.expr(e)
+        if not T.fits(got, want):
+            self.error("type-mismatch", f"{what} must be {T.show(want)}, got {T.show(got)}", e.span)
+        return got
+
+    def require_constant(self, e, what: str):
+        for n in _names_in(e):
+            sym = self.syms.get(id(n))
+            if sym is not None and sym.kind in ("field", "current"):
+                self.error("not-constant", f"{what} must not depend on the state ('{n.id}')", n.span)
+                return
+
+    # ---------------- declarations ----------------
+    def check_Param(self, d: m.Param):
+        sym = self.globals.get(d.name.name)
+        if sym is None or sym.decl is not d:
+            return
+        if d.domain is None:
+            t = self.expr(d.default)
+            if t not in (T.INT, T.BOOL, T.ANY):
+                self.error("type-mismatch", f"a parameter without a domain must be an int or bool, got {T.show(t)}",
+                           d.default.span)
+        elif isinstance(d.domain, m.RangeLit):
+            lo, hi = d.domain.lo, d.domain.hi
+            self.expect(lo, T.INT, "a range bound")
+            self.expect(hi, T.INT, "a range bound")
+            t = T.INT
+            if isinstance(lo, m.IntLit) and isinstance(hi, m.IntLit) and lo.value > hi.value:
+                self.error("empty-domain", f"the domain {lo.value}..{hi.value} of '{d.name.name}' is empty",
+                           d.domain.span, "write the smaller bound first")
+            self.expect(d.default, T.INT, "the default")
+            if isinstance(lo, m.IntLit) and isinstance(hi, m.IntLit) and isinstance(d.default, m.IntLit):
+                if not lo.value <= d.default.value <= hi.value:
+                    self.error("out-of-domain", f"default {d.default.value} of '{d.name.name}' is not in "
+                               f"{lo.value}..{hi.value}", d.default.span)
+        elif isinstance(d.domain, m.SetLit):
+            t = self.expr(d.domain)
+            t = t[1] if t != T.ANY else T.ANY
+            dt = self.expr(d.default)
+            if not T.fits(dt, t):
+                self.error("type-mismatch", f"the default must be {T.show(t)}, got {T.show(dt)}", d.default.span)
+            elif isinstance(d.default, m.Name) and all(isinstance(i, m.Name) for i in d.domain.items):
+                if d.default.id not in [i.id for i in d.domain.items]:
+                    self.error("out-of-domain", f"default '{d.default.id}' of '{d.name.name}' is not one of "
+                               + ", ".join(i.id for i in d.domain.items), d.default.span)
+            elif isinstance(d.default, m.IntLit) and all(isinstance(i, m.IntLit) for i in d.domain.items):
+                if d.default.value not in [i.value for i in d.domain.items]:
+                    self.error("out-of-domain", f"default {d.default.value} of '{d.name.name}' is not in the domain",
+                               d.default.span)
+        elif isinstance(d.domain, m.EmptyLit):
+            self.error("empty-domain", f"the domain of '{d.name.name}' is empty", d.domain.span)
+            t = T.ANY
+        else:
+            self.error("bad-domain", "a domain is a range such as 1..8 or a set such as {official, blog}",
+                       d.domain.span)
+            t = T.ANY
+        sym.type = t
+        self.require_constant(d.default, "a parameter's default")
+
+    def const_type(self, sym: Symbol) -> tuple:
+        """The type of a const or table, worked out on first use (any order is fine)."""
+        if sym.type != T.ANY or sym.kind != "const" or not isinstance(sym.decl, (m.ConstDecl, m.TableDecl)):
+            return sym.type
+        if sym.name in self._const_busy:
+            self.error("cycle", f"'{sym.name}' is defined in terms of itself", sym.span)
+            return T.ANY
+        self._const_busy.add(sym.name)
+        saved, self.scopes = self.scopes, []
+        d = sym.decl
+        if isinstance(d, m.TableDecl):
+            kt, vt = self.resolve_type(d.key_type), self.resolve_type(d.value_type)
+            keys = set()
+            for e in d.entries:
+                self.expect(e.key, kt, "a table key")
+                self.expect(e.value, vt, "a table entry")
+                k = e.key.id if isinstance(e.key, m.Name) else getattr(e.key, "value", None)
+                if k is not None and k in keys:
+                    self.error("duplicate", f"table '{d.name.name}' already has an entry for {k}", e.key.span)
+                keys.add(k)
+            t = ("map", kt, vt)
+        else:
+            t = self.expr(d.value, self.resolve_type(d.type) if d.type else None)
+            if d.type is not None:
+                want = self.resolve_type(d.type)
+                if not T.fits(t, want):
+                    self.error("type-mismatch", f"'{d.name.name}' is declared {T.show(want)}, got {T.show(t)}",
+                               d.value.span)
+                t = want
+            self.require_constant(d.value, "a constant")
+        self.scopes = saved
+        self._const_busy.discard(sym.name)
+        sym.type = t
+        return t
+
+    def check_ConstDecl(self, d):
+        sym = self.globals.get(d.name.name)
+        if sym is not None and sym.decl is d:
+            self.const_type(sym)
+
+    check_TableDecl = check_ConstDecl
+
+    def check_DefDecl(self, d: m.DefDecl):
+        sym = self.globals.get(d.name.name)
+        if sym is None or sym.decl is not d:
+            return
+        self._current_action = d.name.name
+        scope = {}
+        for p in d.params:
+            if p.name in scope:
+                self.error("duplicate", f"parameter '{p.name}' appears twice", p.span)
+            scope[p.name] = self.local(p, T.ANY)
+        self.scopes = [scope]
+        sym.type = self.expr(d.body)
+        self.scopes = []
+        self._current_action = None
+
+    def check_StateDecl(self, d: m.StateDecl):
+        if not self.fields or self.fields[0].decl not in d.fields:
+            return
+        for f in d.fields:
+            sym = self.globals.get(f.name.name)
+            want = sym.type if sym else T.ANY
+            got = self.expr(f.init, want)
+            if not T.fits(got, want):
+                self.error("type-mismatch", f"field '{f.name.name}' is {T.show(want)}, its initial value is "
+                           f"{T.show(got)}", f.init.span)
+            self.require_constant(f.init, "an initial value")
+            if f.bound and not isinstance(f.type, m.RangeType):
+                self.error("bad-bound", f"'{f.bound}' needs a range type such as 0..18", f.span)
+
+    def check_ActionDecl(self, d: m.ActionDecl):
+        sym = self.globals.get(d.name.name)
+        if sym is None or sym.decl is not d:
+            return
+        self._current_action = d.name.name
+        scope = {}
+        for p in d.params:
+            scope[p.name] = self.local(p, T.ANY)
+        self.scopes = [scope]
+        self.block(d.body, new_scope=False)
+        if d.label is not None:
+            for part in d.label.parts:
+                if not isinstance(part, str):
+                    self.expr(part)
+        self.scopes = []
+        self._current_action = None
+
+    def check_TurnDecl(self, d: m.TurnDecl):
+        self._current_action = "<turn>"
+        self.scopes = [{}]
+        self.block(d.body, new_scope=False)
+        self.scopes = []
+        self._current_action = None
+
+    def check_TriggerDecl(self, d: m.TriggerDecl):
+        self.scopes = [{}]
+        self.expect(d.cond, T.BOOL, "a trigger's condition")
+        self.block(d.body, new_scope=False)
+        self.scopes = []
+
+    def check_TerminalDecl(self, d):
+        self.scopes = [{}]
+        self.expect(d.cond, T.BOOL, "the terminal condition")
+        self.scopes = []
+
+    def check_InvariantDecl(self, d):
+        self.scopes = [{}]
+        self.expect(d.cond, T.BOOL, "an invariant")
+        self.scopes = []
+
+    def check_ScoreDecl(self, d: m.ScoreDecl):
+        scope = {}
+        if d.player is not None:
+            scope[d.player.name] = self.local(d.player, T.PLAYER)
+        self.scopes = [scope]
+        self.expect(d.value, T.INT, "a score")
+        self.scopes = []
+
+    def check_HeuristicDecl(self, d):
+        self.scopes = [{}]
+        self.expect(d.value, T.INT, "a heuristic")
+        self.scopes = []
+
+    def check_Use(self, d):
+        pass
+
+    def check_required(self):
+        start = m.Span(self.path, 1, 1, 1, 1)
+        kinds = {type(d) for d in self.decls}
+        for kind, code, what in ((m.TerminalDecl, "missing-terminal", "a `terminal` condition"),
+                                 (m.ScoreDecl, "missing-score", "a `score`"),
+                                 (m.TurnDecl, "missing-turn", "a `turn`"),
+                                 (m.StateDecl, "missing-state", "a `state`")):
+            if kind not in kinds:
+                self.error(code, f"the game has no {what}", start, f"add {what} declaration")
+        for kind, what in ((m.TerminalDecl, "terminal condition"), (m.TurnDecl, "turn")):
+            ds = [d for d in self.decls if isinstance(d, kind)]
+            for d in ds[1:]:
+                self.error("duplicate", f"the {what} is already declared", d.span, f"first declared at {ds[0].span}")
+        scores = [d for d in self.decls if isinstance(d, m.ScoreDecl)]
+        for d in scores[1:]:
+            self.error("duplicate", "the score is already declared", d.span, f"first declared at {scores[0].span}")
+
+    def check_recursion(self):
+        graph = self._call_graph
+
+        def visit(n, path):
+            for c in graph.get(n, ()):
+                if c in path:
+                    sym = self.globals.get(c)
+                    self.error("recursion", f"'{c}' calls itself (through {' -> '.join(path + [c])})",
+                               sym.span if sym else m.NOWHERE, "actions and defs may not be recursive")
+                    return True
+                if visit(c, path + [c]):
+                    return True
+            return False
+
+        for n in list(graph):
+            if visit(n, [n]):
+                break
+
+    # ---------------- scopes ----------------
+    def local(self, ident: m.Ident, t) -> Symbol:
+        sym = Symbol("local", ident.name, t, ident.span, slot=self.nslots)
+        self.nslots += 1
+        self.syms[id(ident)] = sym
+        return sym
+
+    def lookup(self, name: str) -> Optional[Symbol]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return self.globals.get(name)
+
+    def visible_names(self):
+        names = set(self.globals)
+        for s in self.scopes:
+            names |= set(s)
+        return names
+
+    def bind(self, targets: tuple, t, span, scope: dict):
+        if len(targets) == 1:
+            scope[targets[0].name] = self.local(targets[0], t)
+            return
+        if t != T.ANY and t[0] != "tuple":
+            self.error("type-mismatch", f"{len(targets)} names need a tuple of {len(targets)}, got {T.show(t)}",
+                       span)
+            t = T.ANY
+        if t != T.ANY and len(t[1]) != len(targets):
+            self.error("arity", f"{len(targets)} names for a tuple of {len(t[1])}", span)
+            t = T.ANY
+        for i, target in enumerate(targets):
+            scope[target.name] = self.local(target, T.ANY if t == T.ANY else t[1][i])
+
+    # ---------------- statements ----------------
+    def block(self, b: m.Block, new_scope=True):
+        if new_scope:
+            self.scopes.append({})
+        for s in b.stmts:
+            getattr(self, "stmt_" + type(s).__name__)(s)
+        if new_scope:
+            self.scopes.pop()
+
+    def stmt_Let(self, s: m.Let):
+        t = self.expr(s.value)
+        self.bind(s.targets, t, s.value.span, self.scopes[-1])
+
+    def stmt_Choose(self, s: m.Choose):
+        t = self.expr(s.domain)
+        el = T.element(t)
+        if el is None:
+            self.error("type-mismatch", f"choose needs a collection, got {T.show(t)}", s.domain.span)
+            el = T.ANY
+        self.bind(s.targets, el, s.domain.span, self.scopes[-1])
+        if s.cond is not None:
+            self.expect(s.cond, T.BOOL, "a `where` condition")
+
+    def stmt_Require(self, s):
+        self.expect(s.cond, T.BOOL, "a `require` condition")
+
+    def field_target(self, ident: m.Ident) -> Optional[Symbol]:
+        sym = self.lookup(ident.name)
+        if sym is None:
+            self.unknown("state field", ident.name, ident.span, [f.name for f in self.fields])
+            return None
+        if sym.kind != "field":
+            self.error("not-assignable", f"'{ident.name}' is a {_KIND_WORDS.get(sym.kind, sym.kind)}, "
+                       "only state fields can be assigned", ident.span)
+            return None
+        self.syms[id(ident)] = sym
+        return sym
+
+    def stmt_Assign(self, s: m.Assign):
+        sym = self.field_target(s.target)
+        want = sym.type if sym else T.ANY
+        got = self.expr(s.value, want)
+        if not T.fits(got, want):
+            self.error("type-mismatch", f"'{s.target.name}' is {T.show(want)}, got {T.show(got)}", s.value.span)
+
+    def stmt_Update(self, s: m.Update):
+        sym = self.field_target(s.target)
+        t = sym.type if sym else T.ANY
+        got = self.expr(s.value)
+        if t == T.ANY:
+            return
+        if t == T.INT:
+            ok = T.fits(got, T.INT)
+        elif t[0] in T.COLLECTIONS:
+            ok = T.fits(got, t[1]) or T.fits(got, t)
+        else:
+            ok = False
+            self.error("type-mismatch", f"'{s.op}' needs an int or a collection, '{s.target.name}' is {T.show(t)}",
+                       s.target.span)
+            return
+        if not ok:
+            self.error("type-mismatch", f"'{s.target.name} {s.op}' needs {T.show(t if t == T.INT else t[1])}, "
+                       f"got {T.show(got)}", s.value.span)
+
+    def stmt_IndexAssign(self, s: m.IndexAssign):
+        sym = self.field_target(s.target)
+        t = sym.type if sym else T.ANY
+        kt = self.expr(s.key)
+        vt = self.expr(s.value)
+        if t == T.ANY:
+            return
+        if t[0] == "map":
+            want_k, want_v = t[1], t[2]
+        elif t[0] == "list":
+            want_k, want_v = T.INT, t[1]
+        else:
+            self.error("type-mismatch", f"'{s.target.name}[...] =' needs a map or list, got {T.show(t)}", s.span)
+            return
+        if not T.fits(kt, want_k):
+            self.error("type-mismatch", f"the key must be {T.show(want_k)}, got {T.show(kt)}", s.key.span)
+        if not T.fits(vt, want_v):
+            self.error("type-mismatch", f"the value must be {T.show(want_v)}, got {T.show(vt)}", s.value.span)
+
+    def stmt_Replace(self, s: m.Replace):
+        sym = self.field_target(s.target)
+        t = sym.type if sym else T.ANY
+        ot, nt = self.expr(s.old), self.expr(s.new)
+        if t != T.ANY and t[0] not in ("list", "bag"):
+            self.error("type-mismatch", f"replace needs a list or bag, '{s.target.name}' is {T.show(t)}", s.span)
+            return
+        el = T.element(t)
+        for e, et in ((s.old, ot), (s.new, nt)):
+            if not T.fits(et, el):
+                self.error("type-mismatch", f"'{s.target.name}' holds {T.show(el)}, got {T.show(et)}", e.span)
+
+    def stmt_IfStmt(self, s: m.IfStmt):
+        self.expect(s.test, T.BOOL, "an `if` condition")
+        self.block(s.body)
+        if isinstance(s.orelse, m.Block):
+            self.block(s.orelse)
+        elif s.orelse is not None:
+            self.stmt_IfStmt(s.orelse)
+
+    def stmt_ForStmt(self, s: m.ForStmt):
+        t = self.expr(s.iter)
+        el = T.element(t)
+        if el is None:
+            self.error("type-mismatch", f"for needs a collection, got {T.show(t)}", s.iter.span)
+            el = T.ANY
+        scope = {}
+        self.bind(s.targets, el, s.iter.span, scope)
+        self.scopes.append(scope)
+        self.block(s.body)
+        self.scopes.pop()
+
+    def stmt_OptionalStmt(self, s):
+        self.block(s.body)
+
+    def stmt_CallStmt(self, s: m.CallStmt):
+        sym = self.lookup(s.func.name)
+        for a in s.args:
+            self.expr(a)
+        if sym is None:
+            actions = [n for n, v in self.globals.items() if v.kind == "action"]
+            self.unknown("action", s.func.name, s.func.span, actions)
+            return
+        if sym.kind != "action":
+            self.error("not-an-action", f"'{s.func.name}' is a {_KIND_WORDS.get(sym.kind, sym.kind)}, not an action",
+                       s.func.span)
+            return
+        self.syms[id(s.func)] = sym
+        want = len(sym.decl.params)
+        if len(s.args) != want:
+            self.error("arity", f"action '{s.func.name}' takes {want} argument(s), got {len(s.args)}", s.span)
+        if self._current_action:
+            self._call_graph.setdefault(self._current_action, set()).add(s.func.name)
+
+    # ---------------- expressions ----------------
+    def expr(self, e, want: Optional[tuple] = None) -> tuple:
+        t = getattr(self, "expr_" + type(e).__name__)(e, want)
+        self.types[id(e)] = t
+        return t
+
+    def expr_IntLit(self, e, want):
+        return T.INT
+
+    def expr_StrLit(self, e, want):
+        return T.STR
+
+    def expr_Name(self, e: m.Name, want):
+        sym = self.lookup(e.id)
+        if sym is None:
+            self.unknown("name", e.id, e.span, self.visible_names() - set(BUILTINS))
+            return T.ANY
+        self.syms[id(e)] = sym
+        if sym.kind == "const":
+            return self.const_type(sym)
+        if sym.kind in ("builtin", "def", "action", "heuristic"):
+            self.error("not-a-value", f"'{e.id}' is a {_KIND_WORDS.get(sym.kind, sym.kind)}; call it with (...)", e.span)
+            return T.ANY
+        if sym.kind in ("type", "record"):
+            self.error("not-a-value", f"'{e.id}' is a type, not a value", e.span)
+            return T.ANY
+        return sym.type
+
+    def expr_Cond(self, e: m.Cond, want):
+        self.expect(e.test, T.BOOL, "an `if` condition")
+        a, b = self.expr(e.then, want), self.expr(e.orelse, want)
+        j = T.join(a, b)
+        if j is None:
+            self.error("type-mismatch", f"both branches must have one type, got {T.show(a)} and {T.show(b)}", e.span)
+            return T.ANY
+        return j
+
+    def expr_BinOp(self, e: m.BinOp, want):
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(e.left, T.BOOL, f"the left side of '{op}'")
+            self.expect(e.right, T.BOOL, f"the right side of '{op}'")
+            return T.BOOL
+        if op in ("in", "not in"):
+            it = self.expr(e.left)
+            ct = self.expr(e.right)
+            el = T.element(ct)
+            if el is None:
+                self.error("type-mismatch", f"'{op}' needs a collection on the right, got {T.show(ct)}", e.right.span)
+            elif not T.fits(it, el):
+                self.error("type-mismatch", f"{T.show(it)} can never be in {T.show(ct)}", e.span)
+            return T.BOOL
+        lt = self.expr(e.left, want if op in ("+", "-") else None)
+        rt = self.expr(e.right, lt if op in ("==", "!=") and lt != T.ANY else None)
+        if op in ("==", "!="):
+            if T.join(lt, rt) is None:
+                self.error("type-mismatch", f"cannot compare {T.show(lt)} with {T.show(rt)}", e.span)
+            return T.BOOL
+        if op in ("<", "<=", ">", ">="):
+            if T.join(lt, rt) is None or not T.is_ordered(lt):
+                self.error("type-mismatch", f"'{op}' needs two ordered values of one type, got {T.show(lt)} "
+                           f"and {T.show(rt)}", e.span)
+            return T.BOOL
+        if lt == T.ANY and rt == T.ANY:
+            return T.ANY
+        if op in ("+", "-") and lt != T.ANY and lt[0] in T.COLLECTIONS:
+            if T.fits(rt, lt) or (op == "+" and lt[0] == "list" and T.fits(rt, lt)):
+                return lt
+            if lt[0] != "list" and T.fits(rt, lt[1]):
+                return lt
+            self.error("type-mismatch", f"'{op}' on {T.show(lt)} needs {T.show(lt)} or {T.show(lt[1])}, "
+                       f"got {T.show(rt)}", e.right.span)
+            return lt
+        for side, st in ((e.left, lt), (e.right, rt)):
+            if not T.fits(st, T.INT):
+                self.error("type-mismatch", f"'{op}' needs int, got {T.show(st)}", side.span)
+        return T.INT
+
+    def expr_Not(self, e, want):
+        self.expect(e.operand, T.BOOL, "the operand of 'not'")
+        return T.BOOL
+
+    def expr_Neg(self, e, want):
+        self.expect(e.operand, T.INT, "the operand of '-'")
+        return T.INT
+
+    def expr_RangeLit(self, e, want):
+        self.expect(e.lo, T.INT, "a range bound")
+        self.expect(e.hi, T.INT, "a range bound")
+        return ("list", T.INT)
+
+    def expr_Attr(self, e: m.Attr, want):
+        if isinstance(e.obj, m.Name) and (sym := self.lookup(e.obj.id)) is not None and sym.kind == "type":
+            values = self.enums.get(sym.name, ())
+            self.syms[id(e.obj)] = sym
+            if e.attr.name not in values:
+                self.unknown(f"value of {sym.name}", e.attr.name, e.attr.span, values)
+            self.types[id(e.obj)] = sym.type
+            return sym.type
+        t = self.expr(e.obj)
+        if t == T.ANY:
+            return T.ANY
+        if t[0] == "record":
+            fields = dict(self.records.get(t[1], ()))
+            if e.attr.name not in fields:
+                self.unknown(f"field of {t[1]}", e.attr.name, e.attr.span, fields)
+                return T.ANY
+            return fields[e.attr.name]
+        self.error("type-mismatch", f"{T.show(t)} has no fields (looked for '{e.attr.name}')", e.attr.span)
+        return T.ANY
+
+    def expr_Index(self, e: m.Index, want):
+        t = self.expr(e.obj)
+        kt = self.expr(e.key)
+        if t == T.ANY:
+            return T.ANY
+        if t[0] == "map":
+            if not T.fits(kt, t[1]):
+                self.error("type-mismatch", f"the key must be {T.show(t[1])}, got {T.show(kt)}", e.key.span)
+            return t[2]
+        if t[0] == "list":
+            if not T.fits(kt, T.INT):
+                self.error("type-mismatch", f"a list index must be int, got {T.show(kt)}", e.key.span)
+            return t[1]
+        if t[0] == "tuple":
+            if not isinstance(e.key, m.IntLit) or not 0 <= e.key.value < len(t[1]):
+                self.error("type-mismatch", f"a tuple of {len(t[1])} needs a number 0..{len(t[1]) - 1} as index",
+                           e.key.span)
+                return T.ANY
+            return t[1][e.key.value]
+        self.error("type-mismatch", f"cannot index {T.show(t)}", e.span)
+        return T.ANY
+
+    def expr_Call(self, e: m.Call, want):
+        name = e.func.name
+        sym = self.lookup(name)
+        if sym is None:
+            callables = [n for n, s in self.globals.items() if s.kind in ("builtin", "def", "record", "heuristic")]
+            self.unknown("function", name, e.func.span, callables)
+            for a in e.args:
+                self.expr(a.value)
+            return T.ANY
+        self.syms[id(e.func)] = sym
+        if sym.kind == "record":
+            return self.record_call(e, sym)
+        if any(a.name is not None for a in e.args):
+            self.error("named-argument", "only records take named arguments", next(a for a in e.args if a.name).span)
+        argt = [self.expr(a.value) for a in e.args]
+        if sym.kind == "builtin":
+            lo, hi = BUILTINS[name]
+            if not lo <= len(argt) <= hi:
+                self.error("arity", f"{name}() takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), "
+                           f"got {len(argt)}", e.span)
+                return T.ANY
+            return self.builtin_call(e, name, argt, want)
+        if sym.kind == "def":
+            want_n = len(sym.decl.params)
+            if len(argt) != want_n:
+                self.error("arity", f"'{name}' takes {want_n} argument(s), got {len(argt)}", e.span)
+            if self._current_action:
+                self._call_graph.setdefault(self._current_action, set()).add(name)
+            if sym.type == T.ANY and sym.decl is not None and self._current_action != name:
+                saved_scopes, saved_action = self.scopes, self._current_action
+                self.check_DefDecl(sym.decl)
+                self.scopes, self._current_action = saved_scopes, saved_action
+            return sym.type
+        self.error("not-callable", f"'{name}' is a {_KIND_WORDS.get(sym.kind, sym.kind)}, it cannot be called",
+                   e.func.span)
+        return T.ANY
+
+    def record_call(self, e: m.Call, sym: Symbol):
+        fields = self.records.get(sym.name, ())
+        names = [f for f, _ in fields]
+        if len(e.args) != len(fields):
+            self.error("arity", f"record {sym.name} has {len(fields)} field(s) ({', '.join(names)}), "
+                       f"got {len(e.args)} value(s)", e.span)
+        for i, a in enumerate(e.args):
+            if a.name is not None:
+                if a.name.name not in names:
+                    self.unknown(f"field of {sym.name}", a.name.name, a.name.span, names)
+                    self.expr(a.value)
+                    continue
+                want = dict(fields)[a.name.name]
+            else:
+                want = fields[i][1] if i < len(fields) else T.ANY
+            self.expect(a.value, want, f"field '{a.name.name if a.name else (names[i] if i < len(names) else '?')}'")
+        return ("record", sym.name)
+
+    def builtin_call(self, e, name, argt, want):
+        a0 = argt[0]
+        el = T.element(a0)
+
+        def need_coll():
+            if el is None:
+                self.error("type-mismatch", f"{name}() needs a collection, got {T.show(a0)}", e.args[0].span)
+                return T.ANY
+            return el
+
+        if name in ("min", "max"):
+            if len(argt) > 1:
+                j = argt[0]
+                for t, a in zip(argt[1:], e.args[1:]):
+                    nj = T.join(j, t)
+                    if nj is None:
+                        self.error("type-mismatch", f"{name}() needs values of one type, got {T.show(j)} and "
+                                   f"{T.show(t)}", a.value.span)
+                    else:
+                        j = nj
+                return j
+            return need_coll()
+        if name in ("len",):
+            need_coll()
+            return T.INT
+        if name == "count":
+            need_coll()
+            return T.INT
+        if name == "sum":
+            x = need_coll()
+            if not T.fits(x, T.INT):
+                self.error("type-mismatch", f"sum() needs ints, got {T.show(x)}", e.args[0].span)
+            return T.INT
+        if name in ("any", "all"):
+            x = need_coll()
+            if not T.fits(x, T.BOOL):
+                self.error("type-mismatch", f"{name}() needs bools, got {T.show(x)}", e.args[0].span)
+            return T.BOOL
+        if name in ("sorted", "list"):
+            return ("list", need_coll())
+        if name == "set":
+            return ("set", need_coll())
+        if name == "bag":
+            if a0 != T.ANY and a0[0] == "map":
+                if not T.fits(a0[2], T.INT):
+                    self.error("type-mismatch", f"bag() of a map needs int counts, got {T.show(a0[2])}", e.args[0].span)
+                return ("bag", a0[1])
+            return ("bag", need_coll())
+        if name == "pairs":
+            x = need_coll()
+            return ("list", ("tuple", (x, x)))
+        if name == "up_to":
+            if not T.fits(a0, T.INT):
+                self.error("type-mismatch", f"up_to() needs an int first, got {T.show(a0)}", e.args[0].span)
+            el2 = T.element(argt[1])
+            if el2 is None:
+                self.error("type-mismatch", f"up_to() needs a collection second, got {T.show(argt[1])}",
+                           e.args[1].span)
+                el2 = T.ANY
+            return ("list", ("list", el2))
+        if name == "abs":
+            if not T.fits(a0, T.INT):
+                self.error("type-mismatch", f"abs() needs int, got {T.show(a0)}", e.args[0].span)
+            return T.INT
+        if name in ("keys", "values"):
+            if a0 != T.ANY and a0[0] != "map":
+                self.error("type-mismatch", f"{name}() needs a map, got {T.show(a0)}", e.args[0].span)
+                return T.ANY
+            return ("list", T.ANY if a0 == T.ANY else (a0[1] if name == "keys" else a0[2]))
+        if name == "get":
+            if a0 != T.ANY and a0[0] != "map":
+                self.error("type-mismatch", f"get() needs a map, got {T.show(a0)}", e.args[0].span)
+                return T.ANY
+            return T.ANY if a0 == T.ANY else a0[2]
+        if name == "square_grid":
+            for t, a in zip(argt, e.args):
+                if not T.fits(t, T.INT):
+                    self.error("type-mismatch", f"square_grid() needs ints, got {T.show(t)}", a.value.span)
+            return T.GRID
+        if name in ("cells", "lines", "neighbours"):
+            if not T.fits(a0, T.GRID):
+                self.error("type-mismatch", f"{name}() needs a grid, got {T.show(a0)}", e.args[0].span)
+            if name == "lines":
+                return ("list", ("list", T.CELL))
+            return ("list", T.CELL)
+        return T.ANY
+
+    def comp_scope(self, c: m.Comp) -> None:
+        t = self.expr(c.iter)
+        el = T.element(t)
+        if el is None:
+            self.error("type-mismatch", f"'for' needs a collection, got {T.show(t)}", c.iter.span)
+            el = T.ANY
+        scope = {}
+        self.bind(c.targets, el, c.iter.span, scope)
+        self.scopes.append(scope)
+        if c.cond is not None:
+            self.expect(c.cond, T.BOOL, "a `where` condition")
+
+    def comp(self, c: m.Comp) -> tuple:
+        self.comp_scope(c)
+        t = self.expr(c.expr)
+        self.scopes.pop()
+        self.types[id(c)] = t
+        return t
+
+    def expr_CallComp(self, e: m.CallComp, want):
+        name = e.func.name
+        if name not in AGGREGATES:
+            self.unknown("aggregate", name, e.func.span, AGGREGATES)
+            self.comp(e.comp)
+            return T.ANY
+        t = self.comp(e.comp)
+        self.syms[id(e.func)] = self.globals[name]
+        if name in ("sum",) and not T.fits(t, T.INT):
+            self.error("type-mismatch", f"sum() needs ints, got {T.show(t)}", e.comp.expr.span)
+        if name in ("any", "all") and not T.fits(t, T.BOOL):
+            self.error("type-mismatch", f"{name}() needs bools, got {T.show(t)}", e.comp.expr.span)
+        return {"sum": T.INT, "count": T.INT, "min": t, "max": t, "any": T.BOOL, "all": T.BOOL,
+                "sorted": ("list", t), "list": ("list", t), "set": ("set", t), "bag": ("bag", t)}[name]
+
+    def expr_First(self, e: m.First, want):
+        t = self.comp(e.comp)
+        d = self.expr(e.default, t)
+        j = T.join(t, d)
+        if j is None:
+            self.error("type-mismatch", f"the default after 'else' must be {T.show(t)}, got {T.show(d)}",
+                       e.default.span)
+            return t
+        return j
+
+    def _items(self, items, want_el):
+        t = want_el or T.ANY
+        for i in items:
+            it = self.expr(i, want_el)
+            j = T.join(t, it)
+            if j is None:
+                self.error("type-mismatch", f"all elements must have one type: {T.show(t)} and {T.show(it)}", i.span)
+            else:
+                t = j
+        return t
+
+    def expr_TupleLit(self, e, want):
+        return ("tuple", tuple(self.expr(i) for i in e.items))
+
+    def expr_ListLit(self, e, want):
+        return ("list", self._items(e.items, want[1] if want and want[0] == "list" else None))
+
+    def expr_SetLit(self, e, want):
+        return ("set", self._items(e.items, want[1] if want and want[0] == "set" else None))
+
+    def expr_MapLit(self, e, want):
+        kt, vt = (want[1], want[2]) if want and want[0] == "map" else (T.ANY, T.ANY)
+        keys = [x.key.lo if isinstance(x.key, m.RangeLit) else x.key for x in e.entries]
+        for x in e.entries:
+            if isinstance(x.key, m.RangeLit):  # {12..14: 2} gives each of 12, 13, 14 the value 2
+                self.expect(x.key.hi, T.INT, "a range bound")
+        kt = self._items(keys, None if kt == T.ANY else kt)
+        vt = self._items([x.value for x in e.entries], None if vt == T.ANY else vt)
+        return ("map", kt, vt)
+
+    def expr_EmptyLit(self, e, want):
+        if want and want[0] in ("map", "set", "bag"):
+            return want
+        return ("map", T.ANY, T.ANY)
+
+    def expr_ListComp(self, e, want):
+        return ("list", self.comp(e.comp))
+
+    def expr_SetComp(self, e, want):
+        return ("set", self.comp(e.comp))
+
+    def expr_MapComp(self, e: m.MapComp, want):
+        self.comp_scope(m.Comp(e.key, e.targets, e.iter, e.cond, e.span))
+        kt, vt = self.expr(e.key), self.expr(e.value)
+        self.scopes.pop()
+        return ("map", kt, vt)
+
+
+_KIND_WORDS = {"const": "constant", "enumval": "value", "def": "function", "builtin": "built-in function",
+               "record": "record type", "type": "type", "local": "local name", "field": "state field",
+               "param": "parameter", "current": "the current player"}
+
+
+def _names_in(e):
+    """Every Name node inside an expression."""
+    if isinstance(e, m.Name):
+        yield e
+        return
+    if not attrs.has(type(e)):
+        if isinstance(e, tuple):
+            for x in e:
+                yield from _names_in(x)
+        return
+    for f in attrs.fields(type(e)):
+        v = getattr(e, f.name)
+        if isinstance(v, (tuple,)) or attrs.has(type(v)):
+            yield from _names_in(v)
+
+
+def check(decls: tuple, path: str) -> Checker:
+    """Run every check; the returned checker holds errors and annotations."""
+    return Checker(decls, path).run()

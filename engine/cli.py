@@ -1,0 +1,175 @@
+"""The command line: validate and solve rule files."""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from . import model as m
+from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
+from .load import load_game
+from search.solve import solve
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error in one line and exits 2."""
+
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _settings(pairs) -> dict:
+    out = {}
+    for p in pairs or ():
+        if "=" not in p or not p.split("=", 1)[0]:
+            raise UsageError(f"--set {p}: expected NAME=VALUE, e.g. --set players=4")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _progress_line(text: str):
+    if sys.stderr.isatty():
+        sys.stderr.write("\r" + text + "\x1b[K")
+        sys.stderr.flush()
+
+
+def cmd_validate(args) -> int:
+    settings = _settings(args.set)
+    failed = False
+    for path in args.files:
+        try:
+            game = load_game(path, settings)
+        except RuleErrors as e:
+            print(e.render(), file=sys.stderr)
+            n = len(e.diagnostics)
+            print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
+            failed = True
+            continue
+        problems = _simulate(game, args.playouts, args.steps)
+        for d in problems:
+            print(d.render(game_sources(game)), file=sys.stderr)
+        if any(d.severity == "error" for d in problems):
+            failed = True
+            continue
+        print(f"{path}: ok ({game.title})")
+    return 1 if failed else 0
+
+
+def game_sources(game) -> dict:
+    try:
+        return {game.path: open(game.path, encoding="utf-8").read()}
+    except OSError:
+        return {}
+
+
+def _simulate(game, playouts: int, steps: int) -> list:
+    """Random playouts from the initial state: they must run without rule errors."""
+    rng = random.Random(0)
+    found = []
+    for _ in range(playouts):
+        s = game.initial_state()
+        try:
+            for _ in range(steps):
+                if game.is_terminal(s):
+                    game.returns(s)
+                    break
+                moves = game.legal_moves(s)
+                if not moves:
+                    break
+                s = game.apply(s, rng.choice(moves))
+                for decl, inv in game.invariants:
+                    if not inv(game.env(s)):
+                        found.append(Diagnostic("invariant", "invariant does not hold after a random playout",
+                                                decl.span))
+                        return found
+        except RuleRuntimeError as e:
+            found.append(Diagnostic("runtime", e.message + " (in a random playout)", e.span))
+            return found
+    return found
+
+
+def cmd_solve(args) -> int:
+    game = load_game(args.file, _settings(args.set))
+    t0 = time.perf_counter()
+
+    def progress(depth, paths, states):
+        _progress_line(f"depth {depth}: {paths:,} paths, {states:,} distinct states")
+
+    sol = solve(game, max_depth=args.depth, progress=progress)
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+    seconds = time.perf_counter() - t0
+    names = game.player_names
+    out = {
+        "game": game.title,
+        "paths_per_depth": sol.paths_per_depth,
+        "distinct_states": sol.distinct_states,
+        "terminal_paths": sol.terminal_paths,
+        "complete": sol.complete,
+        "value": [_num(v) for v in sol.value],
+        "players": list(names),
+        "best_line": [{"move": "start", "state": game.state_json(game.initial_state())}]
+        + [{"move": game.describe(mv), "state": game.state_json(s)} for mv, s in sol.best_line],
+        "outcomes": [{"returns": [_num(v) for v in r], "paths": n}
+                     for r, n in sorted(sol.outcomes.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "seconds": round(seconds, 3),
+    }
+    if game.num_players == 1:
+        out["best_score"] = _num(sol.value[0])
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{game.title}: {'solved' if sol.complete else f'explored to depth {args.depth}'} in {seconds:.2f} s")
+    print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
+    print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
+    if game.num_players == 1:
+        print(f"  best score: {_num(sol.value[0])}")
+    else:
+        print("  value: " + ", ".join(f"{n} {_num(v)}" for n, v in zip(names, sol.value)))
+    print("  best line:")
+    for mv, _ in sol.best_line:
+        print(f"    {game.describe(mv)}")
+    return 0
+
+
+def _num(v: float):
+    return int(v) if float(v).is_integer() else round(v, 4)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m engine", description="Check, solve and explore board games written as rule files.")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, required=True, metavar="COMMAND")
+    v = sub.add_parser("validate", help="check rule files and report every error")
+    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
+    v.add_argument("--playouts", type=int, default=20, help="random playouts to run (default 20)")
+    v.add_argument("--steps", type=int, default=1000, help="step limit per playout (default 1000)")
+    v.set_defaults(run=cmd_validate)
+    s = sub.add_parser("solve", help="explore the whole game: path counts, optimum, best line")
+    s.add_argument("file", metavar="FILE")
+    s.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
+    s.add_argument("--depth", type=int, default=None, help="stop after N moves")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=cmd_solve)
+    return p
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args)
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except RuleErrors as e:
+        print(e.render(), file=sys.stderr)
+        return 1
+    except RuleRuntimeError as e:
+        print(Diagnostic("runtime", e.message, e.span).render({}), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,643 @@
+"""Compiles the checked model into Python closures; no rule text is ever eval'd.
+
+Expressions become `f(env) -> value`, where env is a list of slots: the state
+fields, the current player, the fired triggers, the move's labels, then one
+slot per local name. Statements become either simple steps `f(env) -> bool`
+(False prunes the branch) or forks `g(env, k)` that call the continuation k
+once per way the program can go on (`choose`, `optional`).
+"""
+from __future__ import annotations
+
+import operator
+
+from . import model as m
+from . import runtime as rt
+from . import types as T
+from .check import Checker, Symbol
+from .diagnostics import RuleRuntimeError
+
+SIMPLE, FORK = "simple", "fork"
+
+
+def _fail(span, msg):
+    raise RuleRuntimeError(span, msg)
+
+
+class Compiler:
+    """Turns checked declarations into closures, given the parameter values."""
+
+    def __init__(self, checker: Checker, params: dict):
+        self.ck = checker
+        self.params = params
+        self.nfields = len(checker.fields)
+        self.CUR, self.FIRED, self.LABELS = self.nfields, self.nfields + 1, self.nfields + 2
+        self.enum_values = {}
+        for enum, names in checker.enums.items():
+            for i, n in enumerate(names):
+                self.enum_values[(enum, n)] = rt.EnumValue(enum, n, i)
+        self.players = tuple(self.enum_values[("player", n)] for n in checker.players)
+        self.record_classes = {name: (rt.Cell if name == "cell" else rt.record_class(name, [f for f, _ in fields]))
+                               for name, fields in checker.records.items()}
+        self.consts: dict = {}
+        self._busy: set = set()
+        self.defs: dict = {}
+        self.actions: dict = {}
+
+    # ---------------- constants ----------------
+    def blank_env(self):
+        return [None] * self.ck.nslots
+
+    def const_value(self, sym: Symbol):
+        if sym.name in self.consts:
+            return self.consts[sym.name]
+        d = sym.decl
+        if sym.kind == "param":
+            v = self.params[sym.name]
+        elif isinstance(d, m.TableDecl):
+            env = self.blank_env()
+            v = rt.FrozenMap((self.expr(e.key)(env), self.expr(e.value)(env)) for e in d.entries)
+        elif isinstance(d, m.ConstDecl):
+            v = self.expr(d.value)(self.blank_env())
+        else:
+            v = d
+        self.consts[sym.name] = v
+        return v
+
+    # ---------------- expressions ----------------
+    def expr(self, e):
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def type_of(self, e):
+        return self.ck.types.get(id(e), T.ANY)
+
+    def x_IntLit(self, e):
+        v = e.value
+        return lambda env: v
+
+    def x_StrLit(self, e):
+        v = e.value
+        return lambda env: v
+
+    def x_Name(self, e: m.Name):
+        sym = self.ck.syms[id(e)]
+        if sym.kind in ("field", "local"):
+            i = sym.slot
+            return lambda env: env[i]
+        if sym.kind == "current":
+            players, cur = self.players, self.CUR
+            return lambda env: players[env[cur]]
+        if sym.kind == "enumval":
+            v = self.enum_values[(sym.type[1], sym.name)]
+        else:
+            v = self.const_value(sym)
+        return lambda env: v
+
+    def x_Cond(self, e):
+        t, a, b = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
+        return lambda env: a(env) if t(env) else b(env)
+
+    def x_BinOp(self, e: m.BinOp):
+        op = e.op
+        f, g = self.expr(e.left), self.expr(e.right)
+        if op == "and":
+            return lambda env: f(env) and g(env)
+        if op == "or":
+            return lambda env: f(env) or g(env)
+        if op == "in":
+            return lambda env: f(env) in g(env)
+        if op == "not in":
+            return lambda env: f(env) not in g(env)
+        lt = self.type_of(e.left)
+        if op in ("+", "-") and lt != T.ANY and lt[0] in T.COLLECTIONS:
+            whole = T.fits(self.type_of(e.right), lt)
+            combine = _collection_op(lt[0], op, whole, e.span)
+            return lambda env: combine(f(env), g(env))
+        if op == "//":
+            return lambda env: (f(env) // d) if (d := g(env)) else _fail(e.span, "division by zero")
+        if op == "%":
+            return lambda env: (f(env) % d) if (d := g(env)) else _fail(e.span, "division by zero")
+        fn = _OPS[op]
+        return lambda env: fn(f(env), g(env))
+
+    def x_Not(self, e):
+        f = self.expr(e.operand)
+        return lambda env: not f(env)
+
+    def x_Neg(self, e):
+        f = self.expr(e.operand)
+        return lambda env: -f(env)
+
+    def x_RangeLit(self, e):
+        lo, hi = self.expr(e.lo), self.expr(e.hi)
+        return lambda env: tuple(range(lo(env), hi(env) + 1))
+
+    def x_Attr(self, e: m.Attr):
+        sym = self.ck.syms.get(id(e.obj))
+        if sym is not None and sym.kind == "type":
+            v = self.enum_values[(sym.name, e.attr.name)]
+            return lambda env: v
+        t = self.type_of(e.obj)
+        f = self.expr(e.obj)
+        fields = [n for n, _ in self.ck.records.get(t[1], ())] if t != T.ANY and t[0] == "record" else []
+        if e.attr.name in fields:
+            i = fields.index(e.attr.name)
+            return lambda env: f(env)[i]
+        name = e.attr.name
+        return lambda env: _dyn_attr(f(env), name, e.span)
+
+    def x_Index(self, e: m.Index):
+        f, g = self.expr(e.obj), self.expr(e.key)
+        span = e.span
+
+        def index(env):
+            obj, key = f(env), g(env)
+            try:
+                return obj[key]
+            except (KeyError, IndexError, TypeError):
+                _fail(span, f"no entry {rt.format_value(key)} in {rt.format_value(obj)}")
+        return index
+
+    def x_Call(self, e: m.Call):
+        sym = self.ck.syms[id(e.func)]
+        if sym.kind == "record":
+            return self.record_call(e, sym)
+        args = [self.expr(a.value) for a in e.args]
+        if sym.kind == "def":
+            return self.def_call(sym, args)
+        return self.builtin(e, sym.name, args)
+
+    def record_call(self, e, sym):
+        cls = self.record_classes[sym.name]
+        names = [f for f, _ in self.ck.records[sym.name]]
+        order = [names.index(a.name.name) if a.name else i for i, a in enumerate(e.args)]
+        fns = [None] * len(names)
+        for pos, a in zip(order, e.args):
+            fns[pos] = self.expr(a.value)
+        return lambda env: cls([f(env) for f in fns])
+
+    def def_call(self, sym, args):
+        d = sym.decl
+        slots = [self.ck.syms[id(p)].slot for p in d.params]
+        body = self.defs.get(d.name.name)
+        if body is None:
+            cell = []
+            self.defs[d.name.name] = lambda env: cell[0](env)
+            cell.append(self.expr(d.body))
+            body = self.defs[d.name.name]
+        pairs = list(zip(slots, args))
+
+        def call(env):
+            vals = [a(env) for _, a in pairs]
+            for (s, _), v in zip(pairs, vals):
+                env[s] = v
+            return body(env)
+        return call
+
+    def builtin(self, e, name, args):
+        span = e.span
+        a = args[0] if args else None
+        if name in ("min", "max") and len(args) > 1:
+            fn = min if name == "min" else max
+            return lambda env: fn(x(env) for x in args)
+        if name in ("min", "max"):
+            fn = min if name == "min" else max
+            return lambda env: fn(c) if (c := a(env)) else _fail(span, f"{name}() of an empty collection")
+        simple = {"len": len, "sum": sum, "count": len, "any": any, "all": all, "sorted": lambda c: tuple(sorted(c)),
+                  "list": tuple, "set": frozenset, "pairs": rt.pairs, "abs": abs,
+                  "keys": lambda mp: tuple(sorted(mp)), "values": lambda mp: tuple(mp[k] for k in sorted(mp)),
+                  "cells": lambda g: g.cells}
+        if name in simple:
+            fn = simple[name]
+            return lambda env: fn(a(env))
+        if name == "bag":
+            t = self.type_of(e.args[0].value)
+            if t != T.ANY and t[0] == "map":
+                return lambda env: rt.Bag(_expand_counts(a(env)))
+            return lambda env: rt.Bag(a(env))
+        if name == "up_to":
+            b = args[1]
+            return lambda env: rt.up_to(a(env), b(env))
+        if name == "get":
+            b, c = args[1], args[2]
+            return lambda env: a(env).get(b(env), c(env))
+        if name == "square_grid":
+            b = args[1]
+            return lambda env: rt.Grid(a(env), b(env))
+        if name == "lines":
+            b = args[1]
+            return lambda env: a(env).lines(b(env))
+        if name == "neighbours":
+            b = args[1]
+            return lambda env: a(env).neighbours(b(env))
+        raise AssertionError(f"builtin {name} has no compiled form")
+
+    def loop(self, c: m.Comp):
+        """(iterate(env) -> yields after binding targets, or filtering by cond)."""
+        it = self.expr(c.iter)
+        slots = [self.ck.syms[id(t)].slot for t in c.targets]
+        cond = self.expr(c.cond) if c.cond is not None else None
+        if len(slots) == 1:
+            s = slots[0]
+            if cond is None:
+                def gen(env):
+                    for v in it(env):
+                        env[s] = v
+                        yield
+            else:
+                def gen(env):
+                    for v in it(env):
+                        env[s] = v
+                        if cond(env):
+                            yield
+        else:
+            def gen(env):
+                for v in it(env):
+                    for s, x in zip(slots, v):
+                        env[s] = x
+                    if cond is None or cond(env):
+                        yield
+        return gen
+
+    def x_CallComp(self, e: m.CallComp):
+        name, c = e.func.name, e.comp
+        gen, body = self.loop(c), self.expr(c.expr)
+        span = e.span
+        if name == "count":
+            return lambda env: sum(1 for _ in gen(env))
+        if name in ("min", "max"):
+            fn = min if name == "min" else max
+            return lambda env: fn(xs) if (xs := [body(env) for _ in gen(env)]) else _fail(
+                span, f"{name}() of an empty collection")
+        wrap = {"sum": sum, "any": any, "all": all, "sorted": lambda xs: tuple(sorted(xs)), "list": tuple,
+                "set": frozenset, "bag": rt.Bag}[name]
+        if name in ("any", "all"):
+            return lambda env: wrap(body(env) for _ in gen(env))
+        return lambda env: wrap([body(env) for _ in gen(env)])
+
+    def x_First(self, e: m.First):
+        gen, body, default = self.loop(e.comp), self.expr(e.comp.expr), self.expr(e.default)
+
+        def first(env):
+            for _ in gen(env):
+                return body(env)
+            return default(env)
+        return first
+
+    def x_TupleLit(self, e):
+        fs = [self.expr(i) for i in e.items]
+        return lambda env: tuple(f(env) for f in fs)
+
+    def x_ListLit(self, e):
+        fs = [self.expr(i) for i in e.items]
+        return lambda env: tuple(f(env) for f in fs)
+
+    def x_SetLit(self, e):
+        fs = [self.expr(i) for i in e.items]
+        return lambda env: frozenset(f(env) for f in fs)
+
+    def x_MapLit(self, e):
+        fs = [(self.expr(x.key), self.expr(x.value), isinstance(x.key, m.RangeLit)) for x in e.entries]
+
+        def build(env):
+            out = {}
+            for k, v, spread in fs:
+                val = v(env)
+                for key in (k(env) if spread else (k(env),)):
+                    out[key] = val
+            return rt.FrozenMap(out)
+        return build
+
+    def x_EmptyLit(self, e):
+        t = self.type_of(e)
+        v = {"set": frozenset(), "bag": rt.Bag()}.get(t[0], rt.FrozenMap())
+        return lambda env: v
+
+    def x_ListComp(self, e):
+        gen, body = self.loop(e.comp), self.expr(e.comp.expr)
+        return lambda env: tuple([body(env) for _ in gen(env)])
+
+    def x_SetComp(self, e):
+        gen, body = self.loop(e.comp), self.expr(e.comp.expr)
+        return lambda env: frozenset([body(env) for _ in gen(env)])
+
+    def x_MapComp(self, e: m.MapComp):
+        gen = self.loop(m.Comp(e.key, e.targets, e.iter, e.cond, e.span))
+        k, v = self.expr(e.key), self.expr(e.value)
+        return lambda env: rt.FrozenMap([(k(env), v(env)) for _ in gen(env)])
+
+    def template(self, t: m.Template):
+        parts = [(p if isinstance(p, str) else self.expr(p)) for p in t.parts]
+        fmt = rt.format_value
+        return lambda env: "".join(p if isinstance(p, str) else fmt(p(env)) for p in parts)
+
+    # ---------------- statements ----------------
+    def block(self, b: m.Block):
+        return chain([self.stmt(s) for s in b.stmts])
+
+    def stmt(self, s):
+        return getattr(self, "s_" + type(s).__name__)(s)
+
+    def s_Let(self, s: m.Let):
+        f = self.expr(s.value)
+        slots = [self.ck.syms[id(t)].slot for t in s.targets]
+        if len(slots) == 1:
+            i = slots[0]
+
+            def let(env):
+                env[i] = f(env)
+                return True
+        else:
+            def let(env):
+                for i, v in zip(slots, f(env)):
+                    env[i] = v
+                return True
+        return SIMPLE, let
+
+    def s_Choose(self, s: m.Choose):
+        dom = self.expr(s.domain)
+        slots = [self.ck.syms[id(t)].slot for t in s.targets]
+        cond = self.expr(s.cond) if s.cond is not None else None
+        one = slots[0] if len(slots) == 1 else None
+
+        def choose(env, k):
+            for v in dom(env):
+                e = env.copy()
+                if one is not None:
+                    e[one] = v
+                else:
+                    for i, x in zip(slots, v):
+                        e[i] = x
+                if cond is None or cond(e):
+                    k(e)
+        return FORK, choose
+
+    def s_Require(self, s):
+        f = self.expr(s.cond)
+        return SIMPLE, lambda env: bool(f(env))
+
+    def field_setter(self, ident: m.Ident, value_fn):
+        """A step storing value_fn(env) into a field, enforcing its declared bounds."""
+        sym = self.ck.syms[id(ident)]
+        i = sym.slot
+        f = sym.decl
+        if isinstance(f.type, m.RangeType):
+            lo = self.expr(f.type.lo)(self.blank_env())
+            hi = self.expr(f.type.hi)(self.blank_env())
+            if f.bound == "clamp":
+                def setter(env):
+                    v = value_fn(env)
+                    env[i] = lo if v < lo else hi if v > hi else v
+                    return True
+            else:
+                def setter(env):
+                    v = value_fn(env)
+                    if v < lo or v > hi:
+                        return False
+                    env[i] = v
+                    return True
+            return SIMPLE, setter
+
+        def setter(env):
+            env[i] = value_fn(env)
+            return True
+        return SIMPLE, setter
+
+    def s_Assign(self, s: m.Assign):
+        return self.field_setter(s.target, self.expr(s.value))
+
+    def s_Update(self, s: m.Update):
+        sym = self.ck.syms[id(s.target)]
+        t, i = sym.type, sym.slot
+        g = self.expr(s.value)
+        if t == T.INT:
+            fn = operator.add if s.op == "+=" else operator.sub
+        else:
+            whole = T.fits(self.type_of(s.value), t) and not T.fits(self.type_of(s.value), t[1])
+            fn = _collection_op(t[0], s.op[0], whole, s.span)
+        return self.field_setter(s.target, lambda env: fn(env[i], g(env)))
+
+    def s_IndexAssign(self, s: m.IndexAssign):
+        sym = self.ck.syms[id(s.target)]
+        i = sym.slot
+        k, v = self.expr(s.key), self.expr(s.value)
+        if sym.type[0] == "map":
+            return self.field_setter(s.target, lambda env: env[i].set(k(env), v(env)))
+
+        def set_item(env):
+            seq, idx = env[i], k(env)
+            if not 0 <= idx < len(seq):
+                _fail(s.span, f"index {idx} is outside the list of {len(seq)}")
+            return seq[:idx] + (v(env),) + seq[idx + 1:]
+        return self.field_setter(s.target, set_item)
+
+    def s_Replace(self, s: m.Replace):
+        sym = self.ck.syms[id(s.target)]
+        i = sym.slot
+        old, new = self.expr(s.old), self.expr(s.new)
+        span = s.span
+
+        def replace(env):
+            coll, o = env[i], old(env)
+            if isinstance(coll, rt.Bag):
+                rest = coll.remove(o)
+                if rest is None:
+                    _fail(span, f"{rt.format_value(o)} is not in {s.target.name}")
+                return rest.add(new(env))
+            if o not in coll:
+                _fail(span, f"{rt.format_value(o)} is not in {s.target.name}")
+            j = coll.index(o)
+            return coll[:j] + (new(env),) + coll[j + 1:]
+        return self.field_setter(s.target, replace)
+
+    def s_IfStmt(self, s: m.IfStmt):
+        test = self.expr(s.test)
+        body = self.block(s.body)
+        if s.orelse is None:
+            orelse = (SIMPLE, lambda env: True)
+        elif isinstance(s.orelse, m.Block):
+            orelse = self.block(s.orelse)
+        else:
+            orelse = self.s_IfStmt(s.orelse)
+        if body[0] == SIMPLE and orelse[0] == SIMPLE:
+            a, b = body[1], orelse[1]
+            return SIMPLE, lambda env: a(env) if test(env) else b(env)
+        a, b = as_fork(body), as_fork(orelse)
+        return FORK, lambda env, k: a(env, k) if test(env) else b(env, k)
+
+    def s_ForStmt(self, s: m.ForStmt):
+        it = self.expr(s.iter)
+        slots = [self.ck.syms[id(t)].slot for t in s.targets]
+        body = self.block(s.body)
+
+        def bind(env, v):
+            if len(slots) == 1:
+                env[slots[0]] = v
+            else:
+                for i, x in zip(slots, v):
+                    env[i] = x
+
+        if body[0] == SIMPLE:
+            step = body[1]
+
+            def loop(env):
+                for v in it(env):
+                    bind(env, v)
+                    if not step(env):
+                        return False
+                return True
+            return SIMPLE, loop
+        fork = body[1]
+
+        def loop_fork(env, k):
+            items = tuple(it(env))
+
+            def go(e, n):
+                if n == len(items):
+                    k(e)
+                    return
+                bind(e, items[n])
+                fork(e, lambda e2: go(e2, n + 1))
+            go(env, 0)
+        return FORK, loop_fork
+
+    def s_OptionalStmt(self, s):
+        body = as_fork(self.block(s.body))
+
+        def optional(env, k):
+            k(env.copy())
+            body(env, k)
+        return FORK, optional
+
+    def s_CallStmt(self, s: m.CallStmt):
+        sym = self.ck.syms[id(s.func)]
+        d: m.ActionDecl = sym.decl
+        body = self.action_body(d)
+        args = [self.expr(a) for a in s.args]
+        slots = [self.ck.syms[id(p)].slot for p in d.params]
+        label = self.template(d.label) if d.label is not None else None
+        name = d.name.name
+        L = self.LABELS
+
+        def bind(env):
+            vals = [a(env) for a in args]
+            for i, v in zip(slots, vals):
+                env[i] = v
+
+        def add_label(env):
+            text = label(env) if label is not None else name
+            env[L] = env[L] + (text,)
+
+        if body[0] == SIMPLE:
+            step = body[1]
+
+            def call(env):
+                bind(env)
+                if not step(env):
+                    return False
+                add_label(env)
+                return True
+            return SIMPLE, call
+        fork = body[1]
+
+        def call_fork(env, k):
+            bind(env)
+
+            def done(e):
+                add_label(e)
+                k(e)
+            fork(env, done)
+        return FORK, call_fork
+
+    def action_body(self, d: m.ActionDecl):
+        name = d.name.name
+        if name not in self.actions:
+            self.actions[name] = self.block(d.body)
+        return self.actions[name]
+
+
+def chain(items: list):
+    """Sequence compiled statements: runs of simple steps, then a fork with the rest."""
+    if all(kind == SIMPLE for kind, _ in items):
+        steps = [f for _, f in items]
+        if len(steps) == 1:
+            return SIMPLE, steps[0]
+
+        def run(env):
+            for f in steps:
+                if not f(env):
+                    return False
+            return True
+        return SIMPLE, run
+    n = next(i for i, (kind, _) in enumerate(items) if kind == FORK)
+    head = [f for _, f in items[:n]]
+    fork = items[n][1]
+    rest = items[n + 1:]
+    if not rest:
+        def run_fork(env, k):
+            for f in head:
+                if not f(env):
+                    return
+            fork(env, k)
+        return FORK, run_fork
+    tail = as_fork(chain(rest))
+
+    def run_chain(env, k):
+        for f in head:
+            if not f(env):
+                return
+        fork(env, lambda e: tail(e, k))
+    return FORK, run_chain
+
+
+def as_fork(compiled):
+    kind, f = compiled
+    if kind == FORK:
+        return f
+    return lambda env, k: k(env) if f(env) else None
+
+
+_OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+        ">=": operator.ge, "+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def _collection_op(kind: str, op: str, whole: bool, span):
+    """`+`/`-` on a list, set or bag, with a whole collection or one element."""
+    if kind == "bag":
+        if whole:
+            return rt.Bag.union if op == "+" else rt.Bag.difference
+        if op == "+":
+            return rt.Bag.add
+
+        def remove(b, x):
+            r = b.remove(x)
+            if r is None:
+                _fail(span, f"{rt.format_value(x)} is not in {rt.format_value(b)}")
+            return r
+        return remove
+    if kind == "set":
+        if whole:
+            return operator.or_ if op == "+" else operator.sub
+        return (lambda s, x: s | {x}) if op == "+" else (lambda s, x: s - {x})
+    if whole:
+        return operator.add if op == "+" else (lambda a, b: tuple(x for x in a if x not in b))
+    if op == "+":
+        return lambda a, x: a + (x,)
+
+    def remove_one(a, x):
+        if x not in a:
+            _fail(span, f"{rt.format_value(x)} is not in {rt.format_value(a)}")
+        i = a.index(x)
+        return a[:i] + a[i + 1:]
+    return remove_one
+
+
+def _expand_counts(mp) -> list:
+    """{5: 2, 12: 1} -> [5, 5, 12]."""
+    return [k for k, n in mp.items() for _ in range(n)]
+
+
+def _dyn_attr(obj, name, span):
+    fields = getattr(obj, "_fields", ())
+    if name in fields:
+        return obj[fields.index(name)]
+    _fail(span, f"{rt.format_value(obj)} has no field '{name}'")

@@ -1,0 +1,70 @@
+"""Diagnostics: `file:line:col: error[code]: message`, the line, a caret, a hint."""
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Optional
+
+import attrs
+
+from .model import Span
+
+
+@attrs.frozen
+class Diagnostic:
+    """One finding about a rule file."""
+
+    code: str
+    message: str
+    span: Span
+    hint: Optional[str] = None
+    severity: str = "error"
+
+    def render(self, sources: dict[str, str]) -> str:
+        """The diagnostic as the user sees it, with the source line and a caret."""
+        head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
+        lines = [head]
+        text = sources.get(self.span.file)
+        if text is not None and self.span.line > 0:
+            src = text.splitlines()[self.span.line - 1] if self.span.line <= len(text.splitlines()) else ""
+            num = str(self.span.line)
+            lines.append(f"  {num} | {src}")
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
+                width = self.span.end_col - self.span.col
+            width = max(1, min(width, max(1, len(src) - self.span.col + 1)))
+            pad = "".join("\t" if ch == "\t" else " " for ch in src[: self.span.col - 1])
+            lines.append(f"  {' ' * len(num)} | {pad}{'^' * width}")
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class RuleErrors(Exception):
+    """Raised when a rule file has errors; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic], sources: dict[str, str]):
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.col))
+        self.sources = sources
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.sources) for d in self.diagnostics)
+
+
+class RuleRuntimeError(Exception):
+    """A rule failed while the game ran (e.g. max of an empty collection)."""
+
+    def __init__(self, span: Span, message: str):
+        self.span = span
+        self.message = message
+        super().__init__(f"{span}: error[runtime]: {message}")
+
+
+class UsageError(Exception):
+    """A command-line mistake: exit status 2, one clear line."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    """The closest candidate to a misspelt name, if any is close."""
+    found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return found[0] if found else None

@@ -1,0 +1,164 @@
+"""The compiled game: the forward-model protocol over compiled closures.
+
+A state is a tuple: the state fields in declaration order, the index of the
+player to move, and a bit set of the `once` triggers that have fired.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import model as m
+from . import runtime as rt
+from .check import Checker
+from .compile import FORK, SIMPLE, Compiler, as_fork
+
+CACHE_LIMIT = 200_000
+"""Entries kept per memo table before it is cleared (states are values, so memoising is safe)."""
+
+
+@attrs.frozen(slots=True)
+class Move:
+    """A legal move: its label and the state it leads to."""
+
+    label: str
+    next: tuple = attrs.field(repr=False)
+
+    def __str__(self):
+        return self.label
+
+
+class CompiledGame:
+    """A rule file compiled into a forward model (see search/protocol.py)."""
+
+    def __init__(self, checker: Checker, compiler: Compiler, title: str, path: str):
+        self.title = title
+        self.path = path
+        self.checker = checker
+        c = compiler
+        self.compiler = c
+        self.player_names = tuple(p.name for p in c.players)
+        self.num_players = len(c.players)
+        self.field_names = tuple(f.name for f in checker.fields)
+        self.nstate = c.nfields + 2
+        self.nslots = checker.nslots
+        self.decls = checker.decls
+        decl = {type(d): d for d in reversed(checker.decls)}
+        self._turn = as_fork(c.block(decl[m.TurnDecl].body))
+        self._terminal = c.expr(decl[m.TerminalDecl].cond)
+        score = decl[m.ScoreDecl]
+        self._score = c.expr(score.value)
+        self._score_slot = checker.syms[id(score.player)].slot if score.player is not None else None
+        self._triggers = [(c.expr(d.cond), as_fork(c.block(d.body)), d.once)
+                          for d in checker.decls if isinstance(d, m.TriggerDecl)]
+        self.heuristics = {d.name.name: c.expr(d.value) for d in checker.decls if isinstance(d, m.HeuristicDecl)}
+        self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
+        env = c.blank_env()
+        fields = tuple(c.expr(f.decl.init)(env) for f in checker.fields)
+        self._initial = fields + (0, 0)
+        self._moves: dict = {}
+        self._terminal_memo: dict = {}
+
+    # ---------------- protocol ----------------
+    def initial_state(self) -> tuple:
+        return self._initial
+
+    def current_player(self, s) -> int:
+        return s[self.nstate - 2]
+
+    def env(self, s) -> list:
+        """A fresh evaluation environment for state s."""
+        e = [None] * self.nslots
+        e[: self.nstate] = s
+        e[self.nstate] = ()
+        return e
+
+    def legal_moves(self, s) -> tuple:
+        moves = self._moves.get(s)
+        if moves is None:
+            if len(self._moves) >= CACHE_LIMIT:
+                self._moves.clear()
+            moves = self._moves[s] = self._generate(s)
+        return moves
+
+    def _generate(self, s) -> tuple:
+        out = []
+        n, nplayers, cur = self.nstate, self.num_players, self.nstate - 2
+        triggers = self._triggers
+
+        def finish(env):
+            env[cur] = (env[cur] + 1) % nplayers
+            if triggers:
+                self._fire(env, 0, lambda e: out.append((e[n], tuple(e[:n]))))
+            else:
+                out.append((env[n], tuple(env[:n])))
+
+        self._turn(self.env(s), finish)
+        seen: dict = {}
+        moves = []
+        for labels, nxt in out:
+            label = " | ".join(labels) if labels else "pass"
+            k = seen.get(label, 0) + 1
+            seen[label] = k
+            moves.append(Move(label if k == 1 else f"{label} [{k}]", nxt))
+        return tuple(moves)
+
+    def _fire(self, env, i, k):
+        """Run triggers i.. in order; `once` triggers mark their bit in the state."""
+        if i == len(self._triggers):
+            k(env)
+            return
+        cond, body, once = self._triggers[i]
+        fired = self.nstate - 1
+        bit = 1 << i
+        if (once and env[fired] & bit) or not cond(env):
+            self._fire(env, i + 1, k)
+            return
+        if once:
+            env[fired] |= bit
+        body(env, lambda e: self._fire(e, i + 1, k))
+
+    def chance_outcomes(self, s):
+        return ()
+
+    def apply(self, s, m: Move) -> tuple:
+        return m.next
+
+    def is_terminal(self, s) -> bool:
+        t = self._terminal_memo.get(s)
+        if t is None:
+            if len(self._terminal_memo) >= CACHE_LIMIT:
+                self._terminal_memo.clear()
+            t = self._terminal_memo[s] = bool(self._terminal(self.env(s)))
+        return t
+
+    def returns(self, s) -> tuple:
+        env = self.env(s)
+        if self._score_slot is None:
+            v = float(self._score(env))
+            return (v,) * self.num_players
+        out = []
+        for p in self.compiler.players:
+            env[self._score_slot] = p
+            out.append(float(self._score(env)))
+        return tuple(out)
+
+    def evaluate(self, s, heuristic: Optional[str] = None) -> float:
+        if heuristic is None:
+            return self.returns(s)[self.current_player(s)]
+        return float(self.heuristics[heuristic](self.env(s)))
+
+    def key(self, s):
+        return s
+
+    def describe(self, m: Move) -> str:
+        return m.label
+
+    # ---------------- views ----------------
+    def state_json(self, s) -> dict:
+        """The state by field name (records as objects, bags as sorted lists)."""
+        out = {name: rt.to_json(v) for name, v in zip(self.field_names, s)}
+        if self.num_players > 1:
+            out["to_move"] = self.player_names[s[self.nstate - 2]]
+        return out

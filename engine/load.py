@@ -1,0 +1,119 @@
+"""From a path and `--set` values to a checked, compiled game."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from . import model as m
+from . import types as T
+from .check import Checker, check
+from .compile import Compiler
+from .diagnostics import Diagnostic, RuleErrors, UsageError, did_you_mean
+from .game import CompiledGame
+from .parse import parse_text
+
+
+def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> tuple:
+    """Parse a file and the files it `use`s; returns (decls, sources)."""
+    sources = {} if sources is None else sources
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"{path}: no such rule file")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read the file ({e.__class__.__name__})")
+    sources[path] = text
+    try:
+        rf = parse_text(text, path)
+    except RuleErrors as e:
+        raise RuleErrors(e.diagnostics, sources)
+    decls: list = []
+    errors: list = []
+    for d in rf.decls:
+        if isinstance(d, m.Use):
+            target = str(p.parent / d.path)
+            if target in chain or target == path:
+                errors.append(Diagnostic("cycle", f"'{d.path}' is already being read (use cycle)", d.span))
+                continue
+            if not Path(target).is_file():
+                errors.append(Diagnostic("missing-file", f"no rule file '{d.path}' next to {path}", d.span))
+                continue
+            try:
+                used, _ = read_rules(target, sources, chain + (path,))
+            except RuleErrors as e:
+                errors.extend(e.diagnostics)
+                continue
+            except UsageError as e:
+                errors.append(Diagnostic("missing-file", str(e), d.span))
+                continue
+            decls.extend(x for x in used if not isinstance(x, (m.Game,)))
+        else:
+            decls.append(d)
+    if errors:
+        raise RuleErrors(errors, sources)
+    return tuple(decls), sources
+
+
+def check_file(path: str) -> tuple:
+    """Parse and check; returns (checker, sources) or raises RuleErrors."""
+    decls, sources = read_rules(path)
+    ck = check(decls, path)
+    if ck.errors:
+        raise RuleErrors(ck.errors, sources)
+    return ck, sources
+
+
+def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
+    """Convert and check `--set` values against each parameter's domain."""
+    params = {d.name.name: d for d in ck.decls if isinstance(d, m.Param)}
+    for name, raw in settings.items():
+        if name not in params:
+            near = did_you_mean(name, params)
+            known = ", ".join(params) or "none"
+            raise UsageError(f"--set {name}={raw}: no parameter '{name}'"
+                             + (f"; did you mean '{near}'?" if near else f" (parameters: {known})"))
+        d = params[name]
+        t = ck.globals[name].type
+        if t == T.INT:
+            try:
+                v = int(raw)
+            except ValueError:
+                raise UsageError(f"--set {name}={raw}: '{name}' takes a whole number")
+        elif t == T.BOOL:
+            if raw not in ("yes", "no", "true", "false"):
+                raise UsageError(f"--set {name}={raw}: '{name}' takes yes or no")
+            v = raw in ("yes", "true")
+        elif t[0] == "enum":
+            values = ck.enums.get(t[1], ())
+            if raw not in values:
+                raise UsageError(f"--set {name}={raw}: '{name}' takes one of {', '.join(values)}")
+            v = compiler.enum_values[(t[1], raw)]
+        else:
+            raise UsageError(f"--set {name}={raw}: '{name}' cannot be set from the command line")
+        compiler.params[name] = v
+    for name, d in params.items():
+        if name not in compiler.params:
+            compiler.params[name] = compiler.expr(d.default)(compiler.blank_env())
+        v = compiler.params[name]
+        if d.domain is not None:
+            allowed = compiler.expr(d.domain)(compiler.blank_env())
+            if v not in allowed:
+                shown = (f"{allowed[0]}..{allowed[-1]}" if isinstance(d.domain, m.RangeLit) and allowed
+                         else ", ".join(sorted(str(a) for a in allowed)))
+                if name in settings:
+                    raise UsageError(f"--set {name}={settings[name]}: '{name}' must be in {shown}")
+                raise RuleErrors([Diagnostic("out-of-domain", f"default of '{name}' is not in {shown}",
+                                             d.default.span)], {})
+
+
+def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
+    """Read, check and compile a rule file with parameter settings (name -> text)."""
+    ck, sources = check_file(path)
+    compiler = Compiler(ck, {})
+    try:
+        param_values(ck, compiler, dict(settings or {}))
+    except RuleErrors as e:
+        raise RuleErrors(e.diagnostics, sources)
+    title = next((d.title for d in ck.decls if isinstance(d, m.Game)), Path(path).stem)
+    return CompiledGame(ck, compiler, title, path)

@@ -1,0 +1,489 @@
+"""The rule-file model: frozen attrs classes, each node with its source span."""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """Where a node is: file, 1-based line and column, and where it ends."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NOWHERE = Span("<builtin>", 0, 0, 0, 0)
+
+node = attrs.frozen(eq=False)
+"""Model nodes compare by identity: checker and compiler annotate them by id."""
+
+
+@node
+class Ident:
+    """A name written in the file, with where it was written."""
+
+    name: str
+    span: Span
+
+
+# ---- expressions ----
+@node
+class IntLit:
+    value: int
+    span: Span
+
+
+@node
+class StrLit:
+    value: str
+    span: Span
+
+
+@node
+class Name:
+    id: str
+    span: Span
+
+
+@node
+class Cond:
+    test: "Expr"
+    then: "Expr"
+    orelse: "Expr"
+    span: Span
+
+
+@node
+class BinOp:
+    """Arithmetic, comparison, logic and membership (op is the grammar's alias)."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@node
+class Not:
+    operand: "Expr"
+    span: Span
+
+
+@node
+class Neg:
+    operand: "Expr"
+    span: Span
+
+
+@node
+class RangeLit:
+    lo: "Expr"
+    hi: "Expr"
+    span: Span
+
+
+@node
+class Attr:
+    obj: "Expr"
+    attr: Ident
+    span: Span
+
+
+@node
+class Index:
+    obj: "Expr"
+    key: "Expr"
+    span: Span
+
+
+@node
+class Arg:
+    name: Optional[Ident]
+    value: "Expr"
+    span: Span
+
+
+@node
+class Call:
+    func: Ident
+    args: tuple
+    span: Span
+
+
+@node
+class Comp:
+    """`expr for targets in iter where cond`, the body of aggregates."""
+
+    expr: "Expr"
+    targets: tuple
+    iter: "Expr"
+    cond: Optional["Expr"]
+    span: Span
+
+
+@node
+class CallComp:
+    func: Ident
+    comp: Comp
+    span: Span
+
+
+@node
+class First:
+    comp: Comp
+    default: "Expr"
+    span: Span
+
+
+@node
+class TupleLit:
+    items: tuple
+    span: Span
+
+
+@node
+class ListLit:
+    items: tuple
+    span: Span
+
+
+@node
+class SetLit:
+    items: tuple
+    span: Span
+
+
+@node
+class Entry:
+    key: "Expr"
+    value: "Expr"
+    span: Span
+
+
+@node
+class MapLit:
+    entries: tuple
+    span: Span
+
+
+@node
+class EmptyLit:
+    """`{}`: an empty map, set or bag, as the context requires."""
+
+    span: Span
+
+
+@node
+class ListComp:
+    comp: Comp
+    span: Span
+
+
+@node
+class SetComp:
+    comp: Comp
+    span: Span
+
+
+@node
+class MapComp:
+    key: "Expr"
+    value: "Expr"
+    targets: tuple
+    iter: "Expr"
+    cond: Optional["Expr"]
+    span: Span
+
+
+Expr = Union[IntLit, StrLit, Name, Cond, BinOp, Not, Neg, RangeLit, Attr, Index,
+             Call, CallComp, First, TupleLit, ListLit, SetLit, MapLit, EmptyLit,
+             ListComp, SetComp, MapComp]
+
+
+@node
+class Template:
+    """A label such as "trade {a} and {b}": text parts and expressions."""
+
+    parts: tuple
+    span: Span
+
+
+# ---- types ----
+@node
+class NamedType:
+    name: Ident
+    span: Span
+
+
+@node
+class GenericType:
+    name: Ident
+    args: tuple
+    span: Span
+
+
+@node
+class RangeType:
+    lo: Expr
+    hi: Expr
+    span: Span
+
+
+# ---- statements ----
+@node
+class Block:
+    stmts: tuple
+    span: Span
+
+
+@node
+class Let:
+    targets: tuple
+    value: Expr
+    span: Span
+
+
+@node
+class Choose:
+    targets: tuple
+    domain: Expr
+    cond: Optional[Expr]
+    span: Span
+
+
+@node
+class Require:
+    cond: Expr
+    span: Span
+
+
+@node
+class Assign:
+    target: Ident
+    value: Expr
+    span: Span
+
+
+@node
+class Update:
+    target: Ident
+    op: str
+    value: Expr
+    span: Span
+
+
+@node
+class IndexAssign:
+    target: Ident
+    key: Expr
+    value: Expr
+    span: Span
+
+
+@node
+class IfStmt:
+    test: Expr
+    body: Block
+    orelse: Optional[object]
+    span: Span
+
+
+@node
+class ForStmt:
+    targets: tuple
+    iter: Expr
+    body: Block
+    span: Span
+
+
+@node
+class CallStmt:
+    func: Ident
+    args: tuple
+    span: Span
+
+
+@node
+class OptionalStmt:
+    body: Block
+    span: Span
+
+
+@node
+class Replace:
+    old: Expr
+    target: Ident
+    new: Expr
+    span: Span
+
+
+# ---- declarations ----
+@node
+class Game:
+    title: str
+    note: Optional[str]
+    span: Span
+
+
+@node
+class Use:
+    path: str
+    note: Optional[str]
+    span: Span
+
+
+@node
+class Param:
+    name: Ident
+    domain: Optional[Expr]
+    default: Expr
+    note: Optional[str]
+    span: Span
+
+
+@node
+class EnumDecl:
+    name: Ident
+    values: tuple
+    note: Optional[str]
+    span: Span
+
+
+@node
+class Field:
+    name: Ident
+    type: object
+    span: Span
+
+
+@node
+class RecordDecl:
+    name: Ident
+    fields: tuple
+    note: Optional[str]
+    span: Span
+
+
+@node
+class TableDecl:
+    name: Ident
+    key_type: object
+    value_type: object
+    entries: tuple
+    note: Optional[str]
+    span: Span
+
+
+@node
+class ConstDecl:
+    name: Ident
+    type: Optional[object]
+    value: Expr
+    note: Optional[str]
+    span: Span
+
+
+@node
+class DefDecl:
+    name: Ident
+    params: tuple
+    body: Expr
+    note: Optional[str]
+    span: Span
+
+
+@node
+class PlayersDecl:
+    names: tuple
+    note: Optional[str]
+    span: Span
+
+
+@node
+class StateField:
+    name: Ident
+    type: object
+    init: Expr
+    bound: Optional[str]
+    note: Optional[str]
+    span: Span
+
+
+@node
+class StateDecl:
+    fields: tuple
+    note: Optional[str]
+    span: Span
+
+
+@node
+class ActionDecl:
+    name: Ident
+    params: tuple
+    label: Optional[Template]
+    body: Block
+    note: Optional[str]
+    span: Span
+
+
+@node
+class TurnDecl:
+    body: Block
+    note: Optional[str]
+    span: Span
+
+
+@node
+class TriggerDecl:
+    cond: Expr
+    once: bool
+    body: Block
+    note: Optional[str]
+    span: Span
+
+
+@node
+class TerminalDecl:
+    cond: Expr
+    note: Optional[str]
+    span: Span
+
+
+@node
+class ScoreDecl:
+    player: Optional[Ident]
+    value: Expr
+    note: Optional[str]
+    span: Span
+
+
+@node
+class HeuristicDecl:
+    name: Ident
+    value: Expr
+    note: Optional[str]
+    span: Span
+
+
+@node
+class InvariantDecl:
+    cond: Expr
+    note: Optional[str]
+    span: Span
+
+
+@attrs.frozen
+class RuleFile:
+    """One parsed file: its path, its text (for diagnostics) and its declarations."""
+
+    path: str
+    text: str
+    decls: tuple

@@ -1,0 +1,459 @@
+"""Lark parse tree to model: one transformer method per grammar rule."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Optional
+
+import lark
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import model as m
+from .diagnostics import Diagnostic, RuleErrors
+
+GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
+
+_parser: Optional[Lark] = None
+
+
+def parser() -> Lark:
+    """The LALR parser, built once per process."""
+    global _parser
+    if _parser is None:
+        _parser = Lark(GRAMMAR.read_text(), parser="lalr", start=["start", "expr"],
+                       propagate_positions=True, maybe_placeholders=True, cache=True)
+    return _parser
+
+
+WORDS = {"NAME": "a name", "INT": "a number", "STRING": "a string in double quotes",
+         "$END": "the end of the file", "CLAMP": "'clamp'", "REJECT": "'reject'",
+         "ONCE": "'once'", "UPDATE_OP": "'+=' or '-='"}
+
+
+def _word(term: str) -> str:
+    if term in WORDS:
+        return WORDS[term]
+    for t in parser().terminals:
+        if t.name == term and t.pattern.type == "str":
+            return repr(t.pattern.value)
+    return term.lower()
+
+
+def _expected(names) -> str:
+    words = sorted({_word(n) for n in names}, key=lambda w: (w.startswith("'"), w))
+    if len(words) > 10:
+        words = words[:10] + ["..."]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
+    line, col = max(1, e.line if e.line and e.line > 0 else 1), max(1, e.column if e.column and e.column > 0 else 1)
+    if isinstance(e, UnexpectedToken) and e.token.type == "$END":
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+        got = "the end of the file"
+    elif isinstance(e, UnexpectedToken):
+        got = f"{_word(e.token.type)} {e.token.value!r}" if e.token.type in ("NAME", "INT", "STRING") else repr(e.token.value)
+    elif isinstance(e, UnexpectedCharacters):
+        got = repr(text[e.pos_in_stream]) if e.pos_in_stream < len(text) else "the end of the file"
+    else:
+        got = "the end of the file"
+    expected = getattr(e, "expected", None) or getattr(e, "allowed", None) or ()
+    msg = f"expected {_expected(expected)}, got {got}" if expected else f"unexpected {got}"
+    if isinstance(e, UnexpectedCharacters) and not expected:
+        msg = f"unexpected character {got}"
+    return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1))
+
+
+class _ToModel(Transformer):
+    """Builds model nodes; every method is named after its grammar rule."""
+
+    def __init__(self, path: str, line_offset: int = 0, col_offset: int = 0):
+        super().__init__()
+        self.path = path
+        self.line_offset = line_offset
+        self.col_offset = col_offset
+
+    def _span(self, meta_or_tok) -> m.Span:
+        o = meta_or_tok
+        if isinstance(o, Token):
+            line, col, el, ec = o.line, o.column, o.end_line, o.end_column
+        elif getattr(o, "empty", False):
+            return m.Span(self.path, 0, 0, 0, 0)
+        else:
+            line, col, el, ec = o.line, o.column, o.end_line, o.end_column
+        if line == 1:
+            col += self.col_offset
+        if el == 1:
+            ec += self.col_offset
+        return m.Span(self.path, line + self.line_offset, col, el + self.line_offset, ec)
+
+    def _ident(self, tok: Token) -> m.Ident:
+        return m.Ident(str(tok), self._span(tok))
+
+    def _note(self, items):
+        return items[-1] if items and isinstance(items[-1], _Note) else None
+
+    # --- declarations ---
+    def start(self, items):
+        return tuple(items)
+
+    @v_args(inline=True)
+    def note(self, s):
+        return _Note(_unquote(s))
+
+    @v_args(meta=True)
+    def game(self, meta, items):
+        return m.Game(_unquote(items[0]), _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def use(self, meta, items):
+        return m.Use(_unquote(items[0]), _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def param(self, meta, items):
+        name, rest = items[0], [i for i in items[1:] if not isinstance(i, _Note)]
+        domain = rest[0].children[0] if len(rest) == 2 else None
+        return m.Param(self._ident(name), domain, rest[-1], _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def enum_decl(self, meta, items):
+        toks = [t for t in items if isinstance(t, Token)]
+        return m.EnumDecl(self._ident(toks[0]), tuple(self._ident(t) for t in toks[1:]), _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def field(self, meta, items):
+        return m.Field(self._ident(items[0]), items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def record_decl(self, meta, items):
+        fields = tuple(i for i in items[1:] if isinstance(i, m.Field))
+        return m.RecordDecl(self._ident(items[0]), fields, _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def table_decl(self, meta, items):
+        entries = tuple(i for i in items[3:] if isinstance(i, m.Entry))
+        return m.TableDecl(self._ident(items[0]), items[1], items[2], entries, _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def const_decl(self, meta, items):
+        rest = [i for i in items[1:] if not isinstance(i, _Note)]
+        typ = rest[0] if len(rest) == 2 else None
+        return m.ConstDecl(self._ident(items[0]), typ, rest[-1], _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def def_decl(self, meta, items):
+        params = tuple(self._ident(t) for t in items[1:-1] if isinstance(t, Token))
+        body = [i for i in items[1:] if not isinstance(i, (Token, _Note, type(None)))][-1]
+        return m.DefDecl(self._ident(items[0]), params, body, _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def players_decl(self, meta, items):
+        return m.PlayersDecl(tuple(self._ident(t) for t in items if isinstance(t, Token)), _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def state_field(self, meta, items):
+        bound = next((i for i in items[3:] if isinstance(i, _Bound)), None)
+        return m.StateField(self._ident(items[0]), items[1], items[2], bound.value if bound else None,
+                            _n(items), self._span(meta))
+
+    @v_args(inline=True)
+    def bound(self, tok):
+        return _Bound(str(tok))
+
+    @v_args(meta=True)
+    def state_decl(self, meta, items):
+        return m.StateDecl(tuple(i for i in items if isinstance(i, m.StateField)), _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def action_decl(self, meta, items):
+        name = items[0]
+        params = tuple(self._ident(t) for t in items[1:] if isinstance(t, Token) and t.type == "NAME")
+        label_tok = next((t for t in items[1:] if isinstance(t, Token) and t.type == "STRING"), None)
+        block = next(i for i in items if isinstance(i, m.Block))
+        label = _template(label_tok, self.path, self.line_offset) if label_tok is not None else None
+        return m.ActionDecl(self._ident(name), params, label, block, _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def turn_decl(self, meta, items):
+        return m.TurnDecl(items[0], _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def trigger_decl(self, meta, items):
+        once = any(isinstance(t, Token) and t.type == "ONCE" for t in items)
+        block = next(i for i in items if isinstance(i, m.Block))
+        return m.TriggerDecl(items[0], once, block, _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def terminal_decl(self, meta, items):
+        return m.TerminalDecl(items[0], _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def score_decl(self, meta, items):
+        rest = [i for i in items if not isinstance(i, _Note)]
+        player = self._ident(rest[0]) if len(rest) == 2 else None
+        return m.ScoreDecl(player, rest[-1], _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def heuristic_decl(self, meta, items):
+        return m.HeuristicDecl(self._ident(items[0]), items[1], _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def invariant_decl(self, meta, items):
+        return m.InvariantDecl(items[0], _n(items), self._span(meta))
+
+    # --- types ---
+    @v_args(meta=True)
+    def named_type(self, meta, items):
+        return m.NamedType(self._ident(items[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def generic_type(self, meta, items):
+        return m.GenericType(self._ident(items[0]), tuple(items[1:]), self._span(meta))
+
+    @v_args(meta=True)
+    def range_type(self, meta, items):
+        return m.RangeType(items[0], items[1], self._span(meta))
+
+    # --- statements ---
+    @v_args(meta=True)
+    def block(self, meta, items):
+        return m.Block(tuple(items), self._span(meta))
+
+    def targets(self, items):
+        return tuple(self._ident(t) for t in items)
+
+    @v_args(meta=True)
+    def let(self, meta, items):
+        return m.Let(items[0], items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def choose(self, meta, items):
+        return m.Choose(items[0], items[1], items[2] if len(items) > 2 else None, self._span(meta))
+
+    @v_args(meta=True)
+    def require(self, meta, items):
+        return m.Require(items[0], self._span(meta))
+
+    @v_args(meta=True)
+    def assign(self, meta, items):
+        return m.Assign(self._ident(items[0]), items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def update(self, meta, items):
+        return m.Update(self._ident(items[0]), str(items[1]), items[2], self._span(meta))
+
+    @v_args(meta=True)
+    def index_assign(self, meta, items):
+        return m.IndexAssign(self._ident(items[0]), items[1], items[2], self._span(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, items):
+        return m.IfStmt(items[0], items[1], items[2] if len(items) > 2 else None, self._span(meta))
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, items):
+        return m.ForStmt(items[0], items[1], items[2], self._span(meta))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, items):
+        args = tuple(a for a in items[1:] if a is not None)
+        return m.CallStmt(self._ident(items[0]), args, self._span(meta))
+
+    @v_args(meta=True)
+    def optional(self, meta, items):
+        return m.OptionalStmt(items[0], self._span(meta))
+
+    @v_args(meta=True)
+    def replace(self, meta, items):
+        return m.Replace(items[0], self._ident(items[1]), items[2], self._span(meta))
+
+    # --- expressions ---
+    @v_args(meta=True)
+    def cond(self, meta, items):
+        return m.Cond(items[0], items[1], items[2], self._span(meta))
+
+    def _binop(op):
+        @v_args(meta=True)
+        def build(self, meta, items):
+            return m.BinOp(op, items[0], items[1], self._span(meta))
+        return build
+
+    or_op, and_op, in_op, not_in = _binop("or"), _binop("and"), _binop("in"), _binop("not in")
+    eq, ne, lt, le, gt, ge = _binop("=="), _binop("!="), _binop("<"), _binop("<="), _binop(">"), _binop(">=")
+    add, sub, mul, floordiv, mod = _binop("+"), _binop("-"), _binop("*"), _binop("//"), _binop("%")
+
+    @v_args(meta=True)
+    def not_op(self, meta, items):
+        return m.Not(items[0], self._span(meta))
+
+    @v_args(meta=True)
+    def neg(self, meta, items):
+        return m.Neg(items[0], self._span(meta))
+
+    @v_args(meta=True)
+    def range_lit(self, meta, items):
+        return m.RangeLit(items[0], items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def attr(self, meta, items):
+        return m.Attr(items[0], self._ident(items[1]), self._span(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, items):
+        return m.Index(items[0], items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, items):
+        args = tuple(a if isinstance(a, m.Arg) else m.Arg(None, a, a.span) for a in items[1:] if a is not None)
+        return m.Call(self._ident(items[0]), args, self._span(meta))
+
+    @v_args(meta=True)
+    def arg(self, meta, items):
+        return m.Arg(None, items[0], self._span(meta))
+
+    @v_args(meta=True)
+    def named_arg(self, meta, items):
+        return m.Arg(self._ident(items[0]), items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def call_comp(self, meta, items):
+        return m.CallComp(self._ident(items[0]), items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def first(self, meta, items):
+        return m.First(items[0], items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def comp(self, meta, items):
+        return m.Comp(items[0], items[1], items[2], items[3] if len(items) > 3 else None, self._span(meta))
+
+    @v_args(meta=True)
+    def int_lit(self, meta, items):
+        return m.IntLit(int(items[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def str_lit(self, meta, items):
+        return m.StrLit(_unquote(items[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, items):
+        return m.Name(str(items[0]), self._span(meta))
+
+    @v_args(meta=True)
+    def tuple_lit(self, meta, items):
+        return m.TupleLit(tuple(i for i in items if i is not None), self._span(meta))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, items):
+        return m.ListLit(tuple(i for i in items if i is not None), self._span(meta))
+
+    @v_args(meta=True)
+    def set_lit(self, meta, items):
+        return m.SetLit(tuple(items), self._span(meta))
+
+    @v_args(meta=True)
+    def entry(self, meta, items):
+        return m.Entry(items[0], items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def map_lit(self, meta, items):
+        return m.MapLit(tuple(items), self._span(meta))
+
+    @v_args(meta=True)
+    def empty_lit(self, meta, items):
+        return m.EmptyLit(self._span(meta))
+
+    @v_args(meta=True)
+    def list_comp(self, meta, items):
+        return m.ListComp(items[0], self._span(meta))
+
+    @v_args(meta=True)
+    def set_comp(self, meta, items):
+        return m.SetComp(items[0], self._span(meta))
+
+    @v_args(meta=True)
+    def map_comp(self, meta, items):
+        return m.MapComp(items[0], items[1], items[2], items[3], items[4] if len(items) > 4 else None,
+                         self._span(meta))
+
+
+class _Note(str):
+    pass
+
+
+class _Bound(str):
+    @property
+    def value(self):
+        return str(self)
+
+
+def _n(items) -> Optional[str]:
+    return str(items[-1]) if items and isinstance(items[-1], _Note) else None
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{{", "}": "}}"}
+
+
+def _unquote(tok) -> str:
+    body = str(tok)[1:-1]
+    return re.sub(r"\\(.)", lambda mt: _ESCAPES.get(mt.group(1), mt.group(1)).replace("{{", "{").replace("}}", "}"), body)
+
+
+def _template(tok: Token, path: str, line_offset: int) -> m.Template:
+    """Split a label into text and `{expr}` parts, each expression parsed in place."""
+    raw = str(tok)[1:-1]
+    base = m.Span(path, tok.line + line_offset, tok.column, tok.end_line + line_offset, tok.end_column)
+    parts: list = []
+    i = 0
+    text = ""
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\" and i + 1 < len(raw):
+            text += {"n": "\n", "t": "\t"}.get(raw[i + 1], raw[i + 1])
+            i += 2
+        elif ch == "{":
+            j = raw.find("}", i)
+            if j < 0:
+                raise RuleErrors([Diagnostic("syntax", "label has '{' without a closing '}'",
+                                             m.Span(path, base.line, base.col + 1 + i, base.line, base.col + 2 + i))], {})
+            if text:
+                parts.append(text)
+                text = ""
+            col0 = base.col + 1 + i + 1
+            parts.append(parse_expr(raw[i + 1:j], path, base.line - 1, col0 - 1))
+            i = j + 1
+        else:
+            text += ch
+            i += 1
+    if text:
+        parts.append(text)
+    return m.Template(tuple(parts), base)
+
+
+def parse_expr(text: str, path: str, line_offset: int = 0, col_offset: int = 0):
+    """Parse one expression (labels, `--invariant`), positions shifted into place."""
+    try:
+        tree = parser().parse(text, start="expr")
+    except UnexpectedInput as e:
+        d = _syntax_error(e, path, text)
+        s = d.span
+        raise RuleErrors([Diagnostic(d.code, d.message, m.Span(path, s.line + line_offset, s.col + col_offset,
+                                                               s.line + line_offset, s.col + col_offset + 1))], {})
+    return _ToModel(path, line_offset, col_offset).transform(tree)
+
+
+def parse_text(text: str, path: str) -> m.RuleFile:
+    """Parse a rule file's text; raises RuleErrors on a syntax error."""
+    try:
+        tree = parser().parse(text, start="start")
+    except UnexpectedInput as e:
+        raise RuleErrors([_syntax_error(e, path, text)], {path: text})
+    try:
+        decls = _ToModel(path).transform(tree)
+    except lark.exceptions.VisitError as e:
+        if isinstance(e.orig_exc, RuleErrors):
+            raise RuleErrors(e.orig_exc.diagnostics, {path: text})
+        raise
+    return m.RuleFile(path, text, decls)

@@ -1,0 +1,242 @@
+"""Runtime values: enum values, records, bags, frozen maps, grids; text and JSON views."""
+from __future__ import annotations
+
+import bisect
+from itertools import combinations
+
+
+class EnumValue:
+    """One value of an enum (or a player); singletons, ordered by declaration."""
+
+    __slots__ = ("enum", "name", "index")
+
+    def __init__(self, enum: str, name: str, index: int):
+        self.enum, self.name, self.index = enum, name, index
+
+    def __lt__(self, other):
+        return self.index < other.index
+
+    def __le__(self, other):
+        return self.index <= other.index
+
+    def __gt__(self, other):
+        return self.index > other.index
+
+    def __ge__(self, other):
+        return self.index >= other.index
+
+    def __repr__(self):
+        return self.name
+
+    def __reduce__(self):
+        return (EnumValue, (self.enum, self.name, self.index))
+
+    def __eq__(self, other):
+        return self is other or (isinstance(other, EnumValue) and other.enum == self.enum and other.name == self.name)
+
+    def __hash__(self):
+        return hash((self.enum, self.name))
+
+
+class Record(tuple):
+    """Base of record values: a tuple whose class knows its field names."""
+
+    __slots__ = ()
+    _fields: tuple = ()
+    _name = "record"
+
+    def __repr__(self):
+        return f"{self._name}({', '.join(format_value(v) for v in self)})"
+
+
+def record_class(name: str, fields: tuple) -> type:
+    """A tuple subclass for one record declaration (built with type(), no code text)."""
+    return type(name, (Record,), {"__slots__": (), "_fields": tuple(fields), "_name": name})
+
+
+Cell = record_class("cell", ("row", "col"))
+
+
+class Bag:
+    """An immutable multiset kept as a sorted tuple; hashable, equal by contents."""
+
+    __slots__ = ("items", "_hash")
+
+    def __init__(self, items=()):
+        self.items = tuple(sorted(items))
+        self._hash = None
+
+    @classmethod
+    def _sorted(cls, items: tuple) -> "Bag":
+        b = object.__new__(cls)
+        b.items = items
+        b._hash = None
+        return b
+
+    def __hash__(self):
+        if self._hash is None:
+            self._hash = hash(self.items)
+        return self._hash
+
+    def __eq__(self, other):
+        return isinstance(other, Bag) and self.items == other.items
+
+    def __lt__(self, other):
+        return self.items < other.items
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __contains__(self, x):
+        i = bisect.bisect_left(self.items, x)
+        return i < len(self.items) and self.items[i] == x
+
+    def count(self, x) -> int:
+        return bisect.bisect_right(self.items, x) - bisect.bisect_left(self.items, x)
+
+    def add(self, x) -> "Bag":
+        items = self.items
+        i = bisect.bisect_right(items, x)
+        return Bag._sorted(items[:i] + (x,) + items[i:])
+
+    def remove(self, x) -> "Bag | None":
+        """The bag without one copy of x, or None if x is not in it."""
+        items = self.items
+        i = bisect.bisect_left(items, x)
+        if i == len(items) or items[i] != x:
+            return None
+        return Bag._sorted(items[:i] + items[i + 1:])
+
+    def union(self, other: "Bag") -> "Bag":
+        return Bag(self.items + other.items)
+
+    def difference(self, other: "Bag") -> "Bag":
+        """Multiset difference: each copy in other removes at most one copy here."""
+        out = list(self.items)
+        for x in other.items:
+            i = bisect.bisect_left(out, x)
+            if i < len(out) and out[i] == x:
+                del out[i]
+        return Bag._sorted(tuple(out))
+
+    def __repr__(self):
+        return "bag[" + ", ".join(format_value(v) for v in self.items) + "]"
+
+
+class FrozenMap(dict):
+    """An immutable, hashable dict (never mutated after construction)."""
+
+    __slots__ = ("_hash",)
+
+    def __hash__(self):
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = hash(frozenset(self.items()))
+            return self._hash
+
+    def set(self, k, v) -> "FrozenMap":
+        new = FrozenMap(self)
+        dict.__setitem__(new, k, v)
+        return new
+
+    def __setitem__(self, k, v):
+        raise TypeError("FrozenMap is immutable")
+
+    def __repr__(self):
+        return "{" + ", ".join(f"{format_value(k)}: {format_value(v)}" for k, v in sorted(self.items(), key=_sort_key)) + "}"
+
+
+class Grid:
+    """A square grid of cells (row, col) with 4-neighbour adjacency."""
+
+    __slots__ = ("rows", "cols", "cells")
+
+    def __init__(self, rows: int, cols: int):
+        self.rows, self.cols = rows, cols
+        self.cells = tuple(Cell((r, c)) for r in range(rows) for c in range(cols))
+
+    def neighbours(self, cell) -> tuple:
+        r, c = cell
+        out = []
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols:
+                out.append(Cell((r + dr, c + dc)))
+        return tuple(out)
+
+    def lines(self, k: int) -> tuple:
+        """Every straight run of k cells: rows, columns and both diagonals."""
+        out = []
+        for r in range(self.rows):
+            for c in range(self.cols):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                    if 0 <= end_r < self.rows and 0 <= end_c < self.cols:
+                        out.append(tuple(Cell((r + dr * i, c + dc * i)) for i in range(k)))
+        return tuple(out)
+
+    def __repr__(self):
+        return f"grid({self.rows} x {self.cols})"
+
+    def __eq__(self, other):
+        return isinstance(other, Grid) and (self.rows, self.cols) == (other.rows, other.cols)
+
+    def __hash__(self):
+        return hash((self.rows, self.cols))
+
+
+def pairs(items) -> tuple:
+    """All pairs by position (i < j): equal elements still give separate pairs."""
+    return tuple(combinations(tuple(items), 2))
+
+
+def up_to(k: int, items) -> tuple:
+    """Every selection of at most k distinct elements, smallest first."""
+    seq = tuple(dict.fromkeys(items))
+    return tuple(c for n in range(k + 1) for c in combinations(seq, n))
+
+
+def _sort_key(v):
+    return (str(type(v)), v) if not isinstance(v, tuple) else ("tuple", v)
+
+
+def format_value(v) -> str:
+    """A value as it appears in labels and messages."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, Record):
+        if type(v) is Cell:
+            return f"({v[0]}, {v[1]})"
+        return repr(v)
+    if isinstance(v, frozenset):
+        return "{" + ", ".join(format_value(x) for x in sorted(v)) + "}"
+    if isinstance(v, tuple):
+        return "[" + ", ".join(format_value(x) for x in v) + "]"
+    return repr(v) if not isinstance(v, str) else v
+
+
+def to_json(v):
+    """A value as JSON: records as objects, bags and sets as sorted lists."""
+    if isinstance(v, bool) or v is None or isinstance(v, (int, float, str)):
+        return v
+    if isinstance(v, EnumValue):
+        return v.name
+    if isinstance(v, Record):
+        if type(v) is Cell:
+            return [v[0], v[1]]
+        return {f: to_json(x) for f, x in zip(v._fields, v)}
+    if isinstance(v, Bag):
+        return [to_json(x) for x in v.items]
+    if isinstance(v, frozenset):
+        return [to_json(x) for x in sorted(v)]
+    if isinstance(v, tuple):
+        return [to_json(x) for x in v]
+    if isinstance(v, FrozenMap):
+        items = sorted(v.items())
+        if all(isinstance(k, (str, EnumValue)) for k, _ in items):
+            return {format_value(k): to_json(x) for k, x in items}
+        return [[to_json(k), to_json(x)] for k, x in items]
+    return format_value(v)

@@ -1,0 +1,124 @@
+"""Exhaustive solve over the game's DAG, with a transposition table keyed by game.key."""
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from typing import Callable, Optional
+
+import attrs
+
+from .protocol import CHANCE, Game
+
+
+@attrs.frozen
+class Solution:
+    """What an exhaustive solve found."""
+
+    paths_per_depth: list
+    distinct_states: int
+    terminal_paths: int
+    outcomes: dict  # returns vector -> number of terminal paths
+    value: tuple  # returns per player under optimal play (expectation at chance nodes)
+    best_line: list  # [(move, state)] from the initial state
+    complete: bool  # False when the depth limit cut the game short
+
+
+def solve(game: Game, *, max_depth: Optional[int] = None,
+          progress: Optional[Callable[[int, int, int], None]] = None) -> Solution:
+    """Count paths layer by layer, then back up values over the DAG.
+
+    A path ends at a terminal state or at a state with no legal moves; such a
+    dead end counts as a terminal path with the state's returns.
+    """
+    root = game.initial_state()
+    layer = {game.key(root): (root, 1)}
+    seen = {game.key(root)}
+    paths = [1]
+    terminal_paths = 0
+    outcomes: Counter = Counter()
+    depth = 0
+    complete = True
+    while layer:
+        nxt: dict = {}
+        for s, count in layer.values():
+            if game.is_terminal(s):
+                terminal_paths += count
+                outcomes[game.returns(s)] += count
+                continue
+            children = _children(game, s)
+            if not children:
+                terminal_paths += count
+                outcomes[game.returns(s)] += count
+                continue
+            if max_depth is not None and depth >= max_depth:
+                complete = False
+                continue
+            for _, t, _ in children:
+                k = game.key(t)
+                if k in nxt:
+                    nxt[k] = (nxt[k][0], nxt[k][1] + count)
+                else:
+                    nxt[k] = (t, count)
+        if not nxt:
+            break
+        depth += 1
+        paths.append(sum(c for _, c in nxt.values()))
+        seen.update(nxt)
+        layer = nxt
+        if progress is not None:
+            progress(depth, paths[-1], len(seen))
+    value, line = _values(game, root, max_depth)
+    return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete)
+
+
+def _children(game: Game, s) -> list:
+    """(move, next state, probability or None) for every way on from s."""
+    if game.current_player(s) == CHANCE:
+        return [(m, game.apply(s, m), p) for m, p in game.chance_outcomes(s)]
+    return [(m, game.apply(s, m), None) for m in game.legal_moves(s)]
+
+
+def _values(game: Game, root, max_depth: Optional[int]):
+    """Back up returns over the DAG: each player maximises its own, chance averages."""
+    memo: dict = {}
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+
+    def value(s, depth):
+        k = (game.key(s), depth if max_depth is not None else 0)
+        if k in memo:
+            return memo[k][0]
+        children = [] if game.is_terminal(s) else _children(game, s)
+        if not children or (max_depth is not None and depth >= max_depth):
+            memo[k] = (tuple(game.returns(s)), None)
+            return memo[k][0]
+        if children[0][2] is not None:
+            vals = [value(t, depth + 1) for _, t, _ in children]
+            v = tuple(sum(p * x[i] for (_, _, p), x in zip(children, vals)) for i in range(game.num_players))
+            memo[k] = (v, None)
+            return v
+        player = game.current_player(s)
+        best, best_i = None, None
+        for i, (_, t, _) in enumerate(children):
+            v = value(t, depth + 1)
+            if best is None or v[player] > best[player]:
+                best, best_i = v, i
+        memo[k] = (best, best_i)
+        return best
+
+    try:
+        v = value(root, 0)
+        line = []
+        s, depth = root, 0
+        while True:
+            k = (game.key(s), depth if max_depth is not None else 0)
+            best_i = memo.get(k, (None, None))[1]
+            if best_i is None:
+                break
+            m = game.legal_moves(s)[best_i]
+            s = game.apply(s, m)
+            depth += 1
+            line.append((m, s))
+    finally:
+        sys.setrecursionlimit(limit)
+    return v, line
