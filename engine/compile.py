@@ -262,6 +262,8 @@ class Compiler:
         name, c = e.func.name, e.comp
         gen, body = self.loop(c), self.expr(c.expr)
         span = e.span
+        if name in ("any", "all") and len(c.targets) == 1:
+            return self.quantifier(c, body, name == "any")
         if name == "count":
             return lambda env: sum(1 for _ in gen(env))
         if name in ("min", "max"):
@@ -273,6 +275,34 @@ class Compiler:
         if name in ("any", "all"):
             return lambda env: wrap(body(env) for _ in gen(env))
         return lambda env: wrap([body(env) for _ in gen(env)])
+
+    def quantifier(self, c: m.Comp, body, is_any: bool):
+        """any/all over one loop variable as a plain loop that stops early (a hot path)."""
+        it = self.expr(c.iter)
+        s = self.ck.syms[id(c.targets[0])].slot
+        cond = self.expr(c.cond) if c.cond is not None else None
+        if cond is None and is_any:
+            def run(env):
+                for v in it(env):
+                    env[s] = v
+                    if body(env):
+                        return True
+                return False
+        elif cond is None:
+            def run(env):
+                for v in it(env):
+                    env[s] = v
+                    if not body(env):
+                        return False
+                return True
+        else:
+            def run(env):
+                for v in it(env):
+                    env[s] = v
+                    if cond(env) and bool(body(env)) is is_any:
+                        return is_any
+                return not is_any
+        return run
 
     def x_First(self, e: m.First):
         gen, body, default = self.loop(e.comp), self.expr(e.comp.expr), self.expr(e.default)

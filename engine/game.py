@@ -14,7 +14,7 @@ from . import runtime as rt
 from .check import Checker
 from .compile import FORK, SIMPLE, Compiler, as_fork
 
-CACHE_LIMIT = 200_000
+MEMO_LIMIT = 200_000
 """Entries kept per memo table before it is cleared (states are values, so memoising is safe)."""
 
 
@@ -59,6 +59,7 @@ class CompiledGame:
         self._initial = fields + (0, 0)
         self._moves: dict = {}
         self._terminal_memo: dict = {}
+        self.memo_limit = MEMO_LIMIT  # 0 turns the memo tables off
 
     # ---------------- protocol ----------------
     def initial_state(self) -> tuple:
@@ -77,9 +78,11 @@ class CompiledGame:
     def legal_moves(self, s) -> tuple:
         moves = self._moves.get(s)
         if moves is None:
-            if len(self._moves) >= CACHE_LIMIT:
-                self._moves.clear()
-            moves = self._moves[s] = self._generate(s)
+            moves = self._generate(s)
+            if self.memo_limit:
+                if len(self._moves) >= self.memo_limit:
+                    self._moves.clear()
+                self._moves[s] = moves
         return moves
 
     def _generate(self, s) -> tuple:
@@ -128,9 +131,11 @@ class CompiledGame:
     def is_terminal(self, s) -> bool:
         t = self._terminal_memo.get(s)
         if t is None:
-            if len(self._terminal_memo) >= CACHE_LIMIT:
-                self._terminal_memo.clear()
-            t = self._terminal_memo[s] = bool(self._terminal(self.env(s)))
+            t = bool(self._terminal(self.env(s)))
+            if self.memo_limit:
+                if len(self._terminal_memo) >= self.memo_limit:
+                    self._terminal_memo.clear()
+                self._terminal_memo[s] = t
         return t
 
     def returns(self, s) -> tuple:
