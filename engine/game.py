@@ -86,6 +86,8 @@ class CompiledGame:
         return moves
 
     def _generate(self, s) -> tuple:
+        if self.is_terminal(s):
+            return ()
         out = []
         n, nplayers, cur = self.nstate, self.num_players, self.nstate - 2
         triggers = self._triggers

@@ -1,0 +1,83 @@
+"""Every rule file behaves as a forward model should (search/protocol.py)."""
+import random
+
+import pytest
+
+from conftest import RULE_FILES, run_engine
+from engine import load_game
+
+
+def playout(game, rng, steps=500):
+    """A random line from the initial state: the list of states visited."""
+    s = game.initial_state()
+    seen = [s]
+    for _ in range(steps):
+        if game.is_terminal(s):
+            break
+        moves = game.legal_moves(s)
+        if not moves:
+            break
+        s = game.apply(s, rng.choice(moves))
+        seen.append(s)
+    return seen
+
+
+@pytest.fixture(params=RULE_FILES, ids=lambda p: p.name)
+def game(request):
+    return load_game(str(request.param))
+
+
+def test_random_playouts_reach_a_terminal_state(game):
+    rng = random.Random(1)
+    for _ in range(20):
+        last = playout(game, rng)[-1]
+        assert game.is_terminal(last)
+        assert len(game.returns(last)) == game.num_players
+
+
+def test_states_are_hashable_values_and_apply_leaves_its_input_alone(game):
+    rng = random.Random(2)
+    for s in playout(game, rng):
+        copy = tuple(s)
+        hash(s)
+        for m in game.legal_moves(s):
+            game.apply(s, m)
+        assert s == copy
+
+
+def test_equal_states_give_equal_moves_without_the_memo_tables(game):
+    rng = random.Random(3)
+    fresh = load_game(game.path)
+    fresh.memo_limit = 0
+    for s in playout(game, rng):
+        assert [(m.label, m.next) for m in game.legal_moves(s)] == [(m.label, m.next) for m in fresh.legal_moves(s)]
+        assert game.is_terminal(s) == fresh.is_terminal(s)
+
+
+def test_moves_of_a_state_have_distinct_labels(game):
+    rng = random.Random(4)
+    for s in playout(game, rng):
+        labels = [game.describe(m) for m in game.legal_moves(s)]
+        assert len(labels) == len(set(labels))
+
+
+def test_terminal_states_have_no_legal_moves(game):
+    rng = random.Random(5)
+    last = playout(game, rng)[-1]
+    assert game.is_terminal(last)
+    assert tuple(game.legal_moves(last)) == ()
+
+
+def test_declared_invariants_hold_along_random_playouts(game):
+    rng = random.Random(6)
+    for _ in range(10):
+        for s in playout(game, rng):
+            for decl, holds in game.invariants:
+                assert holds(game.env(s)), f"invariant at {decl.span} broken"
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
+def test_validate_accepts_every_rule_file(path):
+    r = run_engine("validate", path)
+    assert r.returncode == 0, r.stderr
+    assert "ok" in r.stdout

@@ -1,0 +1,734 @@
+"""Broken rule files: each one must give a diagnostic at the right place, never a traceback.
+
+Every snippet below is a small but otherwise complete game (a `state`, a `turn`,
+an action, `terminal` and `score`) with exactly one mistake. Most are variations
+of this game:
+
+    state { moves: 0..9 = 0 }
+    action step { moves += 1 }
+    turn { step }
+    terminal moves == 9
+    score moves
+
+Each row gives the line and column (1-based) of the offending token, counted by
+hand. As a check on the counting, every snippet also carries the marker ‸
+immediately before the offending token; the marker is removed before the
+snippet is written to disk, and the test first checks that the marker sits at
+the row's line and column. A mistake in the table therefore shows up as a
+failing marker check, not as a wrong expectation about the engine.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine import RuleErrors, UsageError
+from engine.load import check_file
+
+ROOT = Path(__file__).resolve().parent.parent
+MARK = "‸"
+
+
+def snippet(text: str) -> str:
+    """A snippet as written in the table: dedented, without its leading newline."""
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def unmark(text: str) -> tuple[str, int, int]:
+    """The text without the marker, and the 1-based line and column of the marker."""
+    assert text.count(MARK) == 1, "each snippet has exactly one marker"
+    at = text.index(MARK)
+    before = text[:at]
+    line = before.count("\n") + 1
+    col = at - (before.rfind("\n") + 1) + 1
+    return text.replace(MARK, ""), line, col
+
+
+# (id, rule text, code, line, column)
+BROKEN = [
+    # ---------------- unknown names ----------------
+    ("misspelt-name", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal ‸movs == 9
+        score moves
+        """), "unknown-name", 4, 10),
+    ("misspelt-record-field", snippet("""
+        record Coin { value: int, gold: bool }
+        state {
+            moves: 0..9 = 0
+            coin: Coin = Coin(1, no)
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score coin.‸valeu
+        """), "unknown-name", 9, 12),
+    ("misspelt-type", snippet("""
+        state {
+            moves: 0..9 = 0
+            done: ‸boool = no
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "unknown-name", 3, 11),
+    ("misspelt-action-in-turn", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { ‸stpe }
+        terminal moves == 9
+        score moves
+        """), "unknown-name", 3, 8),
+    ("misspelt-builtin", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score ‸abss(moves)
+        """), "unknown-name", 5, 7),
+    ("misspelt-enum-value", snippet("""
+        enum Colour { red, green }
+        state {
+            moves: 0..9 = 0
+            colour: Colour = Colour.‸gren
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "unknown-name", 4, 29),
+    ("misspelt-name-in-label", snippet("""
+        state { moves: 0..9 = 0 }
+        action step "step {‸movs}" { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "unknown-name", 2, 20),
+
+    # ---------------- type mismatches ----------------
+    ("bool-score", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score ‸moves > 3
+        """), "type-mismatch", 5, 7),
+    ("bool-added-to-int-field", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += ‸yes }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 2, 24),
+    ("int-compared-with-record", snippet("""
+        record Coin { value: int, gold: bool }
+        state {
+            moves: 0..9 = 0
+            coin: Coin = Coin(1, no)
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal ‸moves == coin
+        score moves
+        """), "type-mismatch", 8, 10),
+    ("int-plus-bool", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves + ‸yes
+        """), "type-mismatch", 5, 15),
+    ("string-assigned-to-int-field", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves = ‸"many" }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 2, 23),
+    ("sum-of-bools", snippet("""
+        state {
+            moves: 0..9 = 0
+            flags: list<bool> = [yes, no]
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score sum(‸flags)
+        """), "type-mismatch", 8, 11),
+    ("choose-from-an-int", snippet("""
+        state { moves: 0..9 = 0 }
+        action step {
+            choose k in ‸moves
+            moves += k
+        }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 3, 17),
+    ("int-as-require-condition", snippet("""
+        state { moves: 0..9 = 0 }
+        action step {
+            require ‸moves
+            moves += 1
+        }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 3, 13),
+    ("bool-as-initial-int", snippet("""
+        state { moves: 0..9 = ‸no }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 1, 23),
+
+    # ---------------- duplicates ----------------
+    ("duplicate-param", snippet("""
+        param size = 3
+        param ‸size = 4
+        state { moves: 0..9 = 0 }
+        action step { moves += size }
+        turn { step }
+        terminal moves >= 9
+        score moves
+        """), "duplicate", 2, 7),
+    ("duplicate-state-field", snippet("""
+        state {
+            moves: 0..9 = 0
+            ‸moves: 0..9 = 0
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "duplicate", 3, 5),
+    ("duplicate-enum-value", snippet("""
+        enum Colour { red, green, ‸red }
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "duplicate", 1, 27),
+    ("duplicate-record-field", snippet("""
+        record Coin { value: int, ‸value: bool }
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "duplicate", 1, 27),
+    ("duplicate-action", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        action ‸step { moves += 2 }
+        turn { step }
+        terminal moves >= 9
+        score moves
+        """), "duplicate", 3, 8),
+    ("two-terminals", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        ‸terminal moves == 8
+        score moves
+        """), "duplicate", 5, 1),
+    ("two-scores", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        ‸score 2 * moves
+        """), "duplicate", 6, 1),
+    ("duplicate-def-parameter", snippet("""
+        def total(a, ‸a) = a + a
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score total(moves, 1)
+        """), "duplicate", 1, 14),
+
+    # ---------------- arity ----------------
+    ("record-constructor-arity", snippet("""
+        record Coin { value: int, gold: bool }
+        state {
+            moves: 0..9 = 0
+            coin: Coin = ‸Coin(1)
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "arity", 4, 18),
+    ("builtin-arity", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score ‸abs(moves, 1)
+        """), "arity", 5, 7),
+    ("def-arity", snippet("""
+        def twice(x) = 2 * x
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score ‸twice(moves, 1)
+        """), "arity", 6, 7),
+    ("action-arity", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { ‸step(1) }
+        terminal moves == 9
+        score moves
+        """), "arity", 3, 8),
+    ("generic-type-arity", snippet("""
+        state {
+            moves: 0..9 = 0
+            seen: ‸list<int, int> = []
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "arity", 3, 11),
+
+    # ---------------- parameter domains ----------------
+    ("default-outside-range", snippet("""
+        param size in 2..5 = ‸7
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == size
+        score moves
+        """), "out-of-domain", 1, 22),
+    ("default-outside-set", snippet("""
+        param size in {2, 4} = ‸3
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == size
+        score moves
+        """), "out-of-domain", 1, 24),
+    ("empty-domain", snippet("""
+        param x in ‸5..1 = 5
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == x
+        score moves
+        """), "empty-domain", 1, 12),
+    ("domain-neither-range-nor-set", snippet("""
+        param size in ‸3 = 3
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == size
+        score moves
+        """), "bad-domain", 1, 15),
+
+    # ---------------- missing declarations ----------------
+    ("no-terminal", snippet("""
+        ‸state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        score moves
+        """), "missing-terminal", 1, 1),
+    ("no-score", snippet("""
+        ‸state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        """), "missing-score", 1, 1),
+    ("no-turn", snippet("""
+        ‸state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        terminal moves == 9
+        score moves
+        """), "missing-turn", 1, 1),
+    ("no-state", snippet("""
+        ‸action wait { require yes }
+        turn { wait }
+        terminal yes
+        score 0
+        """), "missing-state", 1, 1),
+
+    # ---------------- assignments ----------------
+    ("assign-to-param", snippet("""
+        param size = 3
+        state { moves: 0..9 = 0 }
+        action step {
+            moves += 1
+            ‸size = 4
+        }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "not-assignable", 5, 5),
+    ("assign-to-let-name", snippet("""
+        state { moves: 0..9 = 0 }
+        action step {
+            let next = moves + 1
+            ‸next += 1
+            moves = next
+        }
+        turn { step }
+        terminal moves >= 8
+        score moves
+        """), "not-assignable", 4, 5),
+
+    # ---------------- recursion, bounds, constants ----------------
+    ("actions-calling-each-other", snippet("""
+        state { moves: 0..9 = 0 }
+        action ‸step {
+            moves += 1
+            again
+        }
+        action again { step }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "recursion", 2, 8),
+    ("clamp-on-unranged-field", snippet("""
+        state { ‸moves: int = 0 clamp }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "bad-bound", 1, 9),
+    ("state-dependent-constant", snippet("""
+        const limit = ‸moves
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "not-constant", 1, 15),
+    ("state-dependent-range-bound", snippet("""
+        state {
+            moves: 0..9 = 0
+            best: 0..‸moves = 0
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "not-constant", 3, 14),
+    ("constants-defined-in-a-circle", snippet("""
+        const ‸low = high - 1
+        const high = low + 1
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == high
+        score moves
+        """), "cycle", 1, 7),
+
+    # ---------------- names used as the wrong kind of thing ----------------
+    ("field-called-like-a-function", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score ‸moves(1)
+        """), "not-callable", 5, 7),
+    ("field-used-as-an-action", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { ‸moves }
+        terminal moves == 9
+        score moves
+        """), "not-an-action", 3, 8),
+    ("builtin-used-as-a-value", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score ‸abs
+        """), "not-a-value", 5, 7),
+    ("named-argument-to-a-builtin", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score abs(‸x: moves)
+        """), "named-argument", 5, 11),
+
+    # ---------------- files ----------------
+    ("use-of-a-missing-file", snippet("""
+        ‸use "nosuch.rules"
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "missing-file", 1, 1),
+    ("file-using-itself", snippet("""
+        ‸use "game.rules"
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "cycle", 1, 1),
+
+    # ---------------- syntax ----------------
+    ("missing-closing-brace", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        terminal moves == 9
+        score moves
+        turn { step‸
+        """), "syntax", 5, 12),
+    ("stray-token", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves ‸)
+        """), "syntax", 5, 13),
+    ("unterminated-string", snippet("""
+        state { moves: 0..9 = 0 }
+        action step ‸"one more { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "syntax", 2, 13),
+    ("single-equals-in-terminal", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves ‸= 9
+        score moves
+        """), "syntax", 4, 16),
+    ("single-equals-in-require", snippet("""
+        state { moves: 0..9 = 0 }
+        action step {
+            require moves ‸= 3
+            moves += 1
+        }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "syntax", 3, 19),
+    ("score-without-a-value", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score‸
+        """), "syntax", 5, 6),
+    ("label-without-closing-brace", snippet("""
+        state { moves: 0..9 = 0 }
+        action step "step ‸{moves" { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "syntax", 2, 19),
+]
+
+ROWS = {row[0]: row for row in BROKEN}
+
+# rows whose hint must suggest the declared name
+SUGGESTIONS = {
+    "misspelt-name": "moves",
+    "misspelt-record-field": "value",
+    "misspelt-type": "bool",
+    "misspelt-action-in-turn": "step",
+    "misspelt-builtin": "abs",
+    "misspelt-enum-value": "green",
+    "misspelt-name-in-label": "moves",
+}
+
+RAW_TERMINAL_NAMES = re.compile(r"RBRACE|LBRACE|RPAR|LPAR|__ANON|\$END|_NL|NAME\b|INT\b|STRING\b|[A-Z]{4,}")
+
+
+def first_diagnostic(tmp_path: Path, text: str):
+    """Write `text` as game.rules, check it, and return (path, RuleErrors); fails if it checks clean."""
+    path = tmp_path / "game.rules"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(path))
+    assert info.value.diagnostics, "RuleErrors carries at least one diagnostic"
+    return str(path), info.value
+
+
+def test_the_table_has_at_least_35_distinct_mistakes():
+    assert len(BROKEN) >= 35
+    assert len(ROWS) == len(BROKEN), "row ids are unique"
+
+
+@pytest.mark.parametrize("row_id, text, code, line, col", BROKEN, ids=[row[0] for row in BROKEN])
+def test_each_broken_game_reports_its_mistake_first_at_the_offending_token(tmp_path, row_id, text, code, line, col):
+    clean, mark_line, mark_col = unmark(text)
+    assert (mark_line, mark_col) == (line, col), f"the table's position for {row_id} disagrees with its marker"
+    path, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.code, d.span.file, d.span.line, d.span.col) == (code, path, line, col), errors.render()
+
+
+@pytest.mark.parametrize("row_id", sorted(SUGGESTIONS))
+def test_a_misspelt_name_suggests_the_declared_one(tmp_path, row_id):
+    clean, _, _ = unmark(ROWS[row_id][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert d.code == "unknown-name"
+    assert d.hint is not None and f"did you mean '{SUGGESTIONS[row_id]}'" in d.hint, d.hint
+
+
+def test_unknown_field_suggests_the_declared_one(tmp_path):
+    clean, _, _ = unmark(ROWS["misspelt-record-field"][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert "valeu" in d.message and "Coin" in d.message
+    assert "did you mean 'value'" in errors.render()
+
+
+SYNTAX_ROWS = [row[0] for row in BROKEN if row[2] == "syntax"]
+
+
+@pytest.mark.parametrize("row_id", SYNTAX_ROWS)
+def test_syntax_errors_are_described_in_words(tmp_path, row_id):
+    clean, _, _ = unmark(ROWS[row_id][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    message = errors.diagnostics[0].message
+    if row_id != "label-without-closing-brace":  # that one names the missing '}' itself
+        assert "expected" in message, message
+    assert not RAW_TERMINAL_NAMES.search(message), message
+
+
+def test_a_missing_closing_brace_is_reported_at_the_end_of_the_file(tmp_path):
+    clean, _, _ = unmark(ROWS["missing-closing-brace"][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    message = errors.diagnostics[0].message
+    assert "'}'" in message and "end of the file" in message, message
+
+
+def test_three_independent_mistakes_are_all_reported_in_one_run_sorted_by_position(tmp_path):
+    text = snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += yes }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score movs
+        """)
+    # written in this order on purpose: the checker finds the missing names last,
+    # the duplicate second and the type mismatch first; the report is by position
+    _, errors = first_diagnostic(tmp_path, text)
+    found = [(d.code, d.span.line, d.span.col) for d in errors.diagnostics]
+    assert found == [("type-mismatch", 2, 24), ("duplicate", 3, 8), ("unknown-name", 6, 7)]
+
+
+def test_mistakes_are_sorted_by_position_even_when_found_in_another_order(tmp_path):
+    text = snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        score moves + yes
+        terminal movs == 9
+        """)
+    _, errors = first_diagnostic(tmp_path, text)
+    found = [(d.code, d.span.line, d.span.col) for d in errors.diagnostics]
+    assert found == [("missing-turn", 1, 1), ("type-mismatch", 3, 15), ("unknown-name", 4, 10)]
+
+
+def test_the_rendered_diagnostic_shows_the_source_line_and_a_caret_under_the_token(tmp_path):
+    clean, line, col = unmark(ROWS["int-plus-bool"][1])
+    path, errors = first_diagnostic(tmp_path, clean)
+    rendered = errors.render().splitlines()
+    assert rendered[0].startswith(f"{path}:{line}:{col}: error[type-mismatch]: ")
+    source_line = clean.splitlines()[line - 1]
+    assert rendered[1] == f"  {line} | {source_line}"
+    gutter = f"  {' ' * len(str(line))} | "
+    assert rendered[2].startswith(gutter)
+    caret_row = rendered[2][len(gutter):]
+    assert caret_row.index("^") == col - 1
+    assert caret_row.strip() == "^^^", "the caret covers the whole token 'yes'"
+
+
+def test_the_caret_stays_under_the_token_on_a_tab_indented_line(tmp_path):
+    text = "state { moves: 0..9 = 0 }\naction step {\n\tmoves += yes\n}\nturn { step }\nterminal moves == 9\nscore moves\n"
+    path, errors = first_diagnostic(tmp_path, text)
+    d = errors.diagnostics[0]
+    assert (d.code, d.span.line, d.span.col) == ("type-mismatch", 3, 11)
+    rendered = errors.render().splitlines()
+    assert rendered[1] == "  3 | \tmoves += yes"
+    assert rendered[2] == "    | \t         ^^^"
+
+
+def test_the_rendered_hint_follows_the_caret(tmp_path):
+    clean, _, _ = unmark(ROWS["misspelt-action-in-turn"][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    rendered = errors.render().splitlines()
+    assert rendered[3].startswith("hint: did you mean 'step'?")
+
+
+# ---------------- the command line ----------------
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_validate_on_a_broken_file_exits_1_with_a_positioned_error_and_no_traceback(tmp_path):
+    clean, line, col = unmark(ROWS["misspelt-name"][1])
+    path = tmp_path / "broken.rules"
+    path.write_text(clean, encoding="utf-8")
+    result = run_cli("validate", str(path))
+    assert result.returncode == 1, result.stderr
+    assert f"{path}:{line}:{col}: error[" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_validate_on_a_missing_file_exits_2_with_one_line(tmp_path):
+    result = run_cli("validate", str(tmp_path / "nosuch.rules"))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "nosuch.rules" in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_setting_an_unknown_parameter_exits_2_naming_it():
+    result = run_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "nosuch=1")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "'nosuch'" in lines[0], result.stderr
+
+
+def test_setting_a_parameter_outside_its_domain_exits_2_naming_the_domain():
+    result = run_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "players=9")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "players" in lines[0] and "2..5" in lines[0], lines[0]
+
+
+def test_a_misspelt_variant_lists_or_suggests_the_intended_value():
+    result = run_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "variant=blgo")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "variant" in lines[0] and "blog" in lines[0], result.stderr
+
+
+def test_the_real_rule_files_check_clean():
+    for name in ("nidavellir.rules", "tictactoe.rules"):
+        check_file(str(ROOT / "rules" / name))
+
+
+def test_a_usage_error_is_not_a_rule_error(tmp_path):
+    with pytest.raises(UsageError):
+        check_file(str(tmp_path / "nosuch.rules"))

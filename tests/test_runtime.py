@@ -1,0 +1,49 @@
+"""Runtime values behave like their mathematical counterparts (bags are multisets)."""
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.runtime import Bag, Grid, pairs, up_to
+
+small = st.lists(st.integers(0, 6), max_size=8)
+
+
+@given(small, small)
+def test_bag_union_and_difference_match_counter(a, b):
+    assert Counter(Bag(a).union(Bag(b))) == Counter(a) + Counter(b)
+    assert Counter(Bag(a).difference(Bag(b))) == Counter(a) - Counter(b)
+
+
+@given(small, st.integers(0, 6))
+def test_bag_add_remove_and_count_match_counter(a, x):
+    bag = Bag(a)
+    assert bag.count(x) == a.count(x)
+    assert Counter(bag.add(x)) == Counter(a) + Counter([x])
+    removed = bag.remove(x)
+    if x in a:
+        assert Counter(removed) == Counter(a) - Counter([x])
+    else:
+        assert removed is None
+
+
+@given(small)
+def test_equal_bags_hash_equal_whatever_the_order(a):
+    assert Bag(a) == Bag(reversed(a))
+    assert hash(Bag(a)) == hash(Bag(list(reversed(a))))
+
+
+def test_pairs_are_by_position_so_equal_elements_pair_twice():
+    assert pairs([5, 5, 7]) == ((5, 5), (5, 7), (5, 7))
+
+
+def test_up_to_two_of_three_distinct_items():
+    assert len(up_to(2, "abc")) == 1 + 3 + 3
+
+
+def test_a_3x3_grid_has_8_lines_of_three_and_a_corner_has_2_neighbours():
+    g = Grid(3, 3)
+    assert len(g.lines(3)) == 8
+    assert len(g.neighbours((0, 0))) == 2
+    assert len(g.neighbours((1, 1))) == 4
+    assert len(Grid(4, 4).lines(3)) == 4 * 2 + 4 * 2 + 4 + 4  # rows, columns, two diagonal directions
