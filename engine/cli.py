@@ -9,6 +9,7 @@ import time
 
 from . import model as m
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
+from .lint import unused
 from .load import load_game
 from search.solve import solve
 
@@ -48,13 +49,14 @@ def cmd_validate(args) -> int:
             print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
             failed = True
             continue
-        problems = _simulate(game, args.playouts, args.steps)
-        for d in problems:
+        problems = unused(game.checker) + _simulate(game, args.playouts, args.steps)
+        for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)
         if any(d.severity == "error" for d in problems):
             failed = True
             continue
-        print(f"{path}: ok ({game.title})")
+        warned = f", {len(problems)} warning{'s' if len(problems) != 1 else ''}" if problems else ""
+        print(f"{path}: ok ({game.title}{warned})")
     return 1 if failed else 0
 
 

@@ -81,3 +81,23 @@ def test_validate_accepts_every_rule_file(path):
     r = run_engine("validate", path)
     assert r.returncode == 0, r.stderr
     assert "ok" in r.stdout
+
+
+def test_validate_warns_about_a_constant_nothing_uses(tmp_path):
+    f = tmp_path / "spare.rules"
+    f.write_text("const spare = 3\nstate { x: 0..3 = 0 }\naction go { x += 1 }\nturn { go }\n"
+                 "terminal x == 3\nscore x\n")
+    r = run_engine("validate", f)
+    assert r.returncode == 0
+    assert f"{f}:1:7: warning[unused]: constant 'spare' is never used" in r.stderr
+    assert "1 warning" in r.stdout
+
+
+def test_validate_reports_a_rule_that_fails_while_playing(tmp_path):
+    f = tmp_path / "empty_max.rules"
+    f.write_text("state { x: 0..3 = 0  s: set<int> = {} }\naction go { x += max(s) }\nturn { go }\n"
+                 "terminal x == 3\nscore x\n")
+    r = run_engine("validate", f)
+    assert r.returncode == 1
+    assert f"{f}:2:18: error[runtime]: max() of an empty collection" in r.stderr
+    assert "Traceback" not in r.stderr

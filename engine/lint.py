@@ -1,0 +1,18 @@
+"""Warnings about a checked game: declarations nothing refers to."""
+from __future__ import annotations
+
+from .check import Checker
+from .diagnostics import Diagnostic
+
+_WHAT = {"const": "constant", "def": "function", "action": "action", "record": "record", "type": "enum"}
+
+
+def unused(ck: Checker) -> list:
+    """A warning for each constant, function, action, record or enum that is never used."""
+    used = {id(sym) for sym in ck.syms.values()}
+    out = []
+    for sym in ck.globals.values():
+        if sym.kind in _WHAT and sym.span.line and id(sym) not in used:
+            out.append(Diagnostic("unused", f"{_WHAT[sym.kind]} '{sym.name}' is never used", sym.span,
+                                  severity="warning"))
+    return out
