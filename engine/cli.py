@@ -74,19 +74,19 @@ def _simulate(game, playouts: int, steps: int) -> list:
     for _ in range(playouts):
         s = game.initial_state()
         try:
-            for _ in range(steps):
+            for step in range(steps + 1):
+                for decl, inv in game.invariants:
+                    if not inv(game.env(s)):
+                        where = "in the initial state" if step == 0 else f"after {step} random moves"
+                        found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
+                        return found
                 if game.is_terminal(s):
                     game.returns(s)
                     break
                 moves = game.legal_moves(s)
-                if not moves:
+                if not moves or step == steps:
                     break
                 s = game.apply(s, rng.choice(moves))
-                for decl, inv in game.invariants:
-                    if not inv(game.env(s)):
-                        found.append(Diagnostic("invariant", "invariant does not hold after a random playout",
-                                                decl.span))
-                        return found
         except RuleRuntimeError as e:
             found.append(Diagnostic("runtime", e.message + " (in a random playout)", e.span))
             return found

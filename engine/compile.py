@@ -52,6 +52,8 @@ class Compiler:
             return self.consts[sym.name]
         d = sym.decl
         if sym.kind == "param":
+            if sym.name not in self.params:  # a default may use a parameter declared later
+                self.params[sym.name] = self.expr(d.default)(self.blank_env())
             v = self.params[sym.name]
         elif isinstance(d, m.TableDecl):
             env = self.blank_env()
@@ -69,6 +71,15 @@ class Compiler:
 
     def type_of(self, e):
         return self.ck.types.get(id(e), T.ANY)
+
+    def iterate(self, e):
+        """An iterable for loops and choices: sets and map keys in sorted order, so that
+        equal states give the same moves in the same order in every process."""
+        f = self.expr(e)
+        t = self.type_of(e)
+        if t != T.ANY and t[0] not in ("set", "map"):
+            return f
+        return lambda env: _in_order(f(env))
 
     def x_IntLit(self, e):
         v = e.value
@@ -233,7 +244,7 @@ class Compiler:
 
     def loop(self, c: m.Comp):
         """(iterate(env) -> yields after binding targets, or filtering by cond)."""
-        it = self.expr(c.iter)
+        it = self.iterate(c.iter)
         slots = [self.ck.syms[id(t)].slot for t in c.targets]
         cond = self.expr(c.cond) if c.cond is not None else None
         if len(slots) == 1:
@@ -278,7 +289,7 @@ class Compiler:
 
     def quantifier(self, c: m.Comp, body, is_any: bool):
         """any/all over one loop variable as a plain loop that stops early (a hot path)."""
-        it = self.expr(c.iter)
+        it = self.iterate(c.iter)
         s = self.ck.syms[id(c.targets[0])].slot
         cond = self.expr(c.cond) if c.cond is not None else None
         if cond is None and is_any:
@@ -384,7 +395,7 @@ class Compiler:
         return SIMPLE, let
 
     def s_Choose(self, s: m.Choose):
-        dom = self.expr(s.domain)
+        dom = self.iterate(s.domain)
         slots = [self.ck.syms[id(t)].slot for t in s.targets]
         cond = self.expr(s.cond) if s.cond is not None else None
         one = slots[0] if len(slots) == 1 else None
@@ -495,7 +506,7 @@ class Compiler:
         return FORK, lambda env, k: a(env, k) if test(env) else b(env, k)
 
     def s_ForStmt(self, s: m.ForStmt):
-        it = self.expr(s.iter)
+        it = self.iterate(s.iter)
         slots = [self.ck.syms[id(t)].slot for t in s.targets]
         body = self.block(s.body)
 
@@ -659,6 +670,15 @@ def _collection_op(kind: str, op: str, whole: bool, span):
         i = a.index(x)
         return a[:i] + a[i + 1:]
     return remove_one
+
+
+def _in_order(coll):
+    if isinstance(coll, (frozenset, dict)):
+        try:
+            return sorted(coll)
+        except TypeError:
+            return sorted(coll, key=repr)
+    return coll
 
 
 def _expand_counts(mp) -> list:

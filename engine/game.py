@@ -12,7 +12,8 @@ import attrs
 from . import model as m
 from . import runtime as rt
 from .check import Checker
-from .compile import FORK, SIMPLE, Compiler, as_fork
+from .compile import Compiler, as_fork
+from .diagnostics import Diagnostic, RuleErrors
 
 MEMO_LIMIT = 200_000
 """Entries kept per memo table before it is cleared (states are values, so memoising is safe)."""
@@ -56,6 +57,12 @@ class CompiledGame:
         self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
         env = c.blank_env()
         fields = tuple(c.expr(f.decl.init)(env) for f in checker.fields)
+        for f, v in zip(checker.fields, fields):
+            if isinstance(f.decl.type, m.RangeType):
+                lo, hi = (c.expr(b)(env) for b in (f.decl.type.lo, f.decl.type.hi))
+                if not lo <= v <= hi:
+                    raise RuleErrors([Diagnostic("out-of-range", f"initial value {v} of '{f.name}' is outside "
+                                                 f"{lo}..{hi}", f.decl.init.span)], {})
         self._initial = fields + (0, 0)
         self._moves: dict = {}
         self._terminal_memo: dict = {}

@@ -116,4 +116,7 @@ def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
     except RuleErrors as e:
         raise RuleErrors(e.diagnostics, sources)
     title = next((d.title for d in ck.decls if isinstance(d, m.Game)), Path(path).stem)
-    return CompiledGame(ck, compiler, title, path)
+    try:
+        return CompiledGame(ck, compiler, title, path)
+    except RuleErrors as e:
+        raise RuleErrors(e.diagnostics, sources)

@@ -35,7 +35,7 @@ class EnumValue:
         return self is other or (isinstance(other, EnumValue) and other.enum == self.enum and other.name == self.name)
 
     def __hash__(self):
-        return hash((self.enum, self.name))
+        return self.index  # not hash(name): string hashes change from one process to the next
 
 
 class Record(tuple):
