@@ -5,6 +5,7 @@ player to move, and a bit set of the `once` triggers that have fired.
 """
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
 import attrs
@@ -64,6 +65,8 @@ class CompiledGame:
                     raise RuleErrors([Diagnostic("out-of-range", f"initial value {v} of '{f.name}' is outside "
                                                  f"{lo}..{hi}", f.decl.init.span)], {})
         self._initial = fields + (0, 0)
+        # a `choose` inside a long `for` nests one continuation per round
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
         self._moves: dict = {}
         self._terminal_memo: dict = {}
         self.memo_limit = MEMO_LIMIT  # 0 turns the memo tables off
