@@ -87,13 +87,15 @@ class CompiledGame:
 
     def legal_moves(self, s) -> tuple:
         moves = self._moves.get(s)
-        if moves is None:
-            moves = self._generate(s)
-            if self.memo_limit:
-                if len(self._moves) >= self.memo_limit:
-                    self._moves.clear()
-                self._moves[s] = moves
-        return moves
+        return self._remember(self._moves, s, self._generate(s)) if moves is None else moves
+
+    def _remember(self, table: dict, s, value):
+        """Store value for state s in a memo table (cleared when full) and return it."""
+        if self.memo_limit:
+            if len(table) >= self.memo_limit:
+                table.clear()
+            table[s] = value
+        return value
 
     def _generate(self, s) -> tuple:
         if self.is_terminal(s):
@@ -142,13 +144,7 @@ class CompiledGame:
 
     def is_terminal(self, s) -> bool:
         t = self._terminal_memo.get(s)
-        if t is None:
-            t = bool(self._terminal(self.env(s)))
-            if self.memo_limit:
-                if len(self._terminal_memo) >= self.memo_limit:
-                    self._terminal_memo.clear()
-                self._terminal_memo[s] = t
-        return t
+        return self._remember(self._terminal_memo, s, bool(self._terminal(self.env(s)))) if t is None else t
 
     def returns(self, s) -> tuple:
         env = self.env(s)
