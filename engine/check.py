@@ -39,6 +39,7 @@ AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set
 BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}
 PRIMITIVES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "cell": T.CELL, "grid": T.GRID, "player": T.PLAYER}
 GENERICS = {"list": 1, "set": 1, "bag": 1, "map": 2}
+BUILTIN_TYPES = set(PRIMITIVES) | set(GENERICS)
 
 
 class Checker:
@@ -57,13 +58,16 @@ class Checker:
         self.fields: list[Symbol] = []
         self.nslots = 0
         self._const_busy: set = set()
+        self._defs_busy: set = set()
         self._call_graph: dict[str, set] = {}
         self._current_action: Optional[str] = None
         self.scopes: list[dict] = []
 
     # ---------------- reporting ----------------
     def error(self, code: str, msg: str, span: m.Span, hint: Optional[str] = None):
-        self.errors.append(Diagnostic(code, msg, span, hint))
+        d = Diagnostic(code, msg, span, hint)
+        if d not in self.errors:  # a def is checked again at each call while its type is unknown
+            self.errors.append(d)
 
     def unknown(self, what: str, name: str, span: m.Span, candidates):
         near = did_you_mean(name, candidates)
@@ -110,6 +114,13 @@ class Checker:
             self.error("duplicate", "the state is already declared", d.span, f"first declared at {states[0].span}")
         # records and enums first: types may name them anywhere in the file
         for d in self.decls:
+            # `param variant in {official, blog}` declares the enum `variant`
+            param_enum = isinstance(d, m.Param) and isinstance(d.domain, m.SetLit) and d.domain.items and all(
+                isinstance(i, m.Name) for i in d.domain.items) and not any(
+                i.id in self.globals or i.id in BOOL_CONSTS for i in d.domain.items)
+            if (isinstance(d, (m.EnumDecl, m.RecordDecl)) or param_enum) and d.name.name in BUILTIN_TYPES:
+                self.error("duplicate", f"'{d.name.name}' is a built-in type", d.name.span, "choose another name")
+                continue
             if isinstance(d, m.EnumDecl):
                 self.declare(Symbol("type", d.name.name, ("enum", d.name.name), d.name.span, decl=d))
                 self.enums[d.name.name] = tuple(v.name for v in d.values)
@@ -117,15 +128,12 @@ class Checker:
                     self.declare(Symbol("enumval", v.name, ("enum", d.name.name), v.span))
             elif isinstance(d, m.RecordDecl):
                 self.declare(Symbol("record", d.name.name, ("record", d.name.name), d.name.span, decl=d))
-            elif isinstance(d, m.Param) and isinstance(d.domain, m.SetLit) and d.domain.items and all(
-                    isinstance(i, m.Name) for i in d.domain.items) and not any(
-                    i.id in self.globals or i.id in BOOL_CONSTS for i in d.domain.items):
-                # `param variant in {official, blog}` declares the enum `variant`
+            elif param_enum:
                 self.enums[d.name.name] = tuple(i.id for i in d.domain.items)
                 for i in d.domain.items:
                     self.declare(Symbol("enumval", i.id, ("enum", d.name.name), i.span))
         for d in self.decls:
-            if isinstance(d, m.RecordDecl):
+            if isinstance(d, m.RecordDecl) and d.name.name not in BUILTIN_TYPES:
                 seen = {}
                 fields = []
                 for f in d.fields:
@@ -184,8 +192,28 @@ class Checker:
             if len(t.args) != GENERICS[n]:
                 self.error("arity", f"{n}<...> takes {GENERICS[n]} type argument(s), got {len(t.args)}", t.span)
                 return T.ANY
-            return (n,) + tuple(self.resolve_type(a) for a in t.args)
+            args = tuple(self.resolve_type(a) for a in t.args)
+            if n == "bag":
+                self.need_sortable(args[0], "bag<...>", t.span)
+            return (n,) + args
         return T.ANY
+
+    def sortable(self, t) -> bool:
+        """Whether values of type t can be put in order at run time, as `<`, sorted(), min(),
+        max() and every bag (it keeps its items sorted) do: not maps, sets, grids or what holds them."""
+        if t == T.ANY or t[0] in ("int", "str", "bool", "enum"):
+            return True
+        if t[0] == "record":
+            return all(self.sortable(ft) for _, ft in self.records.get(t[1], ()))
+        if t[0] == "tuple":
+            return all(self.sortable(x) for x in t[1])
+        if t[0] in ("list", "bag"):
+            return self.sortable(t[1])
+        return False
+
+    def need_sortable(self, t, what: str, span: m.Span) -> None:
+        if not self.sortable(t):
+            self.error("type-mismatch", f"{what} needs values that can be put in order, got {T.show(t)}", span)
 
     def expect(self, e, want: tuple, what: str) -> tuple:
         got = self.expr(e)
@@ -291,8 +319,9 @@ class Checker:
 
     def check_DefDecl(self, d: m.DefDecl):
         sym = self.globals.get(d.name.name)
-        if sym is None or sym.decl is not d:
-            return
+        if sym is None or sym.decl is not d or d.name.name in self._defs_busy:
+            return  # busy: defs calling each other (check_recursion reports it)
+        self._defs_busy.add(d.name.name)
         self._current_action = d.name.name
         scope = {}
         for p in d.params:
@@ -303,6 +332,7 @@ class Checker:
         sym.type = self.expr(d.body)
         self.scopes = []
         self._current_action = None
+        self._defs_busy.discard(d.name.name)
 
     def check_StateDecl(self, d: m.StateDecl):
         if not self.fields or self.fields[0].decl not in d.fields:
@@ -382,7 +412,7 @@ class Checker:
                                  (m.TurnDecl, "missing-turn", "a `turn`"),
                                  (m.StateDecl, "missing-state", "a `state`")):
             if kind not in kinds:
-                self.error(code, f"the game has no {what}", start, f"add {what} declaration")
+                self.error(code, f"the game needs {what}", start, f"add {what} declaration")
         for kind, what in ((m.TerminalDecl, "terminal condition"), (m.TurnDecl, "turn")):
             ds = [d for d in self.decls if isinstance(d, kind)]
             for d in ds[1:]:
@@ -638,7 +668,7 @@ class Checker:
                 self.error("type-mismatch", f"cannot compare {T.show(lt)} with {T.show(rt)}", e.span)
             return T.BOOL
         if op in ("<", "<=", ">", ">="):
-            if T.join(lt, rt) is None or not T.is_ordered(lt):
+            if T.join(lt, rt) is None or not (T.is_ordered(lt) and self.sortable(lt)):
                 self.error("type-mismatch", f"'{op}' needs two ordered values of one type, got {T.show(lt)} "
                            f"and {T.show(rt)}", e.span)
             return T.BOOL
@@ -755,7 +785,14 @@ class Checker:
         if len(e.args) != len(fields):
             self.error("arity", f"record {sym.name} has {len(fields)} field(s) ({', '.join(names)}), "
                        f"got {len(e.args)} value(s)", e.span)
+        given = set()
         for i, a in enumerate(e.args):
+            field = a.name.name if a.name is not None else (names[i] if i < len(names) else None)
+            if field is not None and field in given:
+                self.error("duplicate", f"field '{field}' of {sym.name} is given twice", (a.name or a).span)
+                self.expr(a.value)
+                continue
+            given.add(field)
             if a.name is not None:
                 if a.name.name not in names:
                     self.unknown(f"field of {sym.name}", a.name.name, a.name.span, names)
@@ -787,8 +824,11 @@ class Checker:
                                    f"{T.show(t)}", a.value.span)
                     else:
                         j = nj
+                self.need_sortable(j, f"{name}()", e.span)
                 return j
-            return need_coll()
+            x = need_coll()
+            self.need_sortable(x, f"{name}()", e.args[0].span)
+            return x
         if name in ("len",):
             need_coll()
             return T.INT
@@ -806,15 +846,21 @@ class Checker:
                 self.error("type-mismatch", f"{name}() needs bools, got {T.show(x)}", e.args[0].span)
             return T.BOOL
         if name in ("sorted", "list"):
-            return ("list", need_coll())
+            x = need_coll()
+            if name == "sorted":
+                self.need_sortable(x, "sorted()", e.args[0].span)
+            return ("list", x)
         if name == "set":
             return ("set", need_coll())
         if name == "bag":
             if a0 != T.ANY and a0[0] == "map":
                 if not T.fits(a0[2], T.INT):
                     self.error("type-mismatch", f"bag() of a map needs int counts, got {T.show(a0[2])}", e.args[0].span)
-                return ("bag", a0[1])
-            return ("bag", need_coll())
+                x = a0[1]
+            else:
+                x = need_coll()
+            self.need_sortable(x, "bag()", e.args[0].span)
+            return ("bag", x)
         if name == "pairs":
             x = need_coll()
             return ("list", ("tuple", (x, x)))
@@ -840,7 +886,16 @@ class Checker:
             if a0 != T.ANY and a0[0] != "map":
                 self.error("type-mismatch", f"get() needs a map, got {T.show(a0)}", e.args[0].span)
                 return T.ANY
-            return T.ANY if a0 == T.ANY else a0[2]
+            if a0 == T.ANY:
+                return T.ANY
+            if not T.fits(argt[1], a0[1]):
+                self.error("type-mismatch", f"get() needs a key of type {T.show(a0[1])}, got {T.show(argt[1])}",
+                           e.args[1].span)
+            empty = isinstance(e.args[2].value, m.EmptyLit) and a0[2][0] in ("map", "set", "bag")  # `{}` fits these
+            if not empty and not T.fits(argt[2], a0[2]):
+                self.error("type-mismatch", f"get() needs a default of type {T.show(a0[2])}, got {T.show(argt[2])}",
+                           e.args[2].span)
+            return a0[2]
         if name == "square_grid":
             for t, a in zip(argt, e.args):
                 if not T.fits(t, T.INT):
@@ -849,6 +904,10 @@ class Checker:
         if name in ("cells", "lines", "neighbours"):
             if not T.fits(a0, T.GRID):
                 self.error("type-mismatch", f"{name}() needs a grid, got {T.show(a0)}", e.args[0].span)
+            second, what = {"lines": (T.INT, "an int"), "neighbours": (T.CELL, "a cell")}.get(name, (None, ""))
+            if second is not None and not T.fits(argt[1], second):
+                self.error("type-mismatch", f"{name}() needs {what} as its second argument, got {T.show(argt[1])}",
+                           e.args[1].span)
             if name == "lines":
                 return ("list", ("list", T.CELL))
             return ("list", T.CELL)
@@ -885,6 +944,8 @@ class Checker:
             self.error("type-mismatch", f"sum() needs ints, got {T.show(t)}", e.comp.expr.span)
         if name in ("any", "all") and not T.fits(t, T.BOOL):
             self.error("type-mismatch", f"{name}() needs bools, got {T.show(t)}", e.comp.expr.span)
+        if name in ("sorted", "min", "max", "bag"):
+            self.need_sortable(t, f"{name}()", e.comp.expr.span)
         return {"sum": T.INT, "count": T.INT, "min": t, "max": t, "any": T.BOOL, "all": T.BOOL,
                 "sorted": ("list", t), "list": ("list", t), "set": ("set", t), "bag": ("bag", t)}[name]
 

@@ -8,7 +8,7 @@ from . import model as m
 from . import types as T
 from .check import Checker, check
 from .compile import Compiler
-from .diagnostics import Diagnostic, RuleErrors, UsageError, did_you_mean
+from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, did_you_mean
 from .game import CompiledGame
 from .parse import parse_text
 
@@ -58,7 +58,10 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
 def check_file(path: str) -> tuple:
     """Parse and check; returns (checker, sources) or raises RuleErrors."""
     decls, sources = read_rules(path)
-    ck = check(decls, path)
+    try:
+        ck = check(decls, path)
+    except RecursionError:
+        raise RuleErrors([_too_deep(path)], sources) from None
     if ck.errors:
         raise RuleErrors(ck.errors, sources)
     return ck, sources
@@ -111,12 +114,21 @@ def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
     """Read, check and compile a rule file with parameter settings (name -> text)."""
     ck, sources = check_file(path)
     compiler = Compiler(ck, {})
-    try:
-        param_values(ck, compiler, dict(settings or {}))
-    except RuleErrors as e:
-        raise RuleErrors(e.diagnostics, sources)
     title = next((d.title for d in ck.decls if isinstance(d, m.Game)), Path(path).stem)
     try:
+        param_values(ck, compiler, dict(settings or {}))
         return CompiledGame(ck, compiler, title, path)
     except RuleErrors as e:
         raise RuleErrors(e.diagnostics, sources)
+    except RuleRuntimeError as e:
+        # a parameter, constant or initial value that cannot be computed is a mistake in the file
+        raise RuleErrors([Diagnostic("runtime", f"{e.message} (while setting up the game)", e.span)], sources)
+    except RecursionError:
+        raise RuleErrors([_too_deep(path)], sources) from None
+
+
+def _too_deep(path: str) -> Diagnostic:
+    """Each expression is at most MAX_DEPTH deep (parse.py), but defs calling defs add up."""
+    return Diagnostic("too-deep", "the rules nest too deeply to be checked: deep expressions in defs that "
+                      "call each other add up", m.Span(path, 1, 1, 1, 1),
+                      "split long expressions with `let`, `const` or `def`")

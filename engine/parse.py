@@ -40,10 +40,14 @@ def _word(term: str) -> str:
     return term.lower()
 
 
+_CLOSERS = ("'}'", "')'", "']'")
+
+
 def _expected(names) -> str:
-    words = sorted({_word(n) for n in names}, key=lambda w: (w.startswith("'"), w))
+    # closing brackets first: a missing one is the likeliest mistake and must survive the cut
+    words = sorted({_word(n) for n in names}, key=lambda w: (w not in _CLOSERS, w.startswith("'"), w))
     if len(words) > 10:
-        words = words[:10] + ["..."]
+        words = words[:10] + ["something else"]
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
@@ -63,7 +67,29 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
     msg = f"expected {_expected(expected)}, got {got}" if expected else f"unexpected {got}"
     if isinstance(e, UnexpectedCharacters) and not expected:
         msg = f"unexpected character {got}"
-    return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1))
+    hint = None
+    if isinstance(e, UnexpectedToken) and e.token.value == "=":
+        hint = "to compare two values write '=='; a single '=' assigns"
+    elif isinstance(e, UnexpectedCharacters) and text[e.pos_in_stream:e.pos_in_stream + 1] == '"':
+        hint = "a string must end with '\"' on the line where it starts"
+    return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
+
+
+MAX_DEPTH = 100
+"""How deeply the rules may nest: the transformer, checker and compiler all recurse over the tree."""
+
+
+def _check_depth(tree, path: str, sources: dict, line_offset: int = 0, col_offset: int = 0) -> None:
+    """Raise RuleErrors at the first node found deeper than MAX_DEPTH (walked without recursion)."""
+    stack = [(tree, 0)]
+    while stack:
+        t, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            line, col = t.meta.line, t.meta.column + (col_offset if t.meta.line == 1 else 0)
+            raise RuleErrors([Diagnostic("too-deep", f"the rules nest more than {MAX_DEPTH} levels deep here",
+                                         m.Span(path, line + line_offset, col, line + line_offset, col + 1),
+                                         "split the expression with `let`, `const` or `def`")], sources)
+        stack.extend((c, depth + 1) for c in reversed(t.children) if isinstance(c, lark.Tree))
 
 
 class _ToModel(Transformer):
@@ -439,8 +465,10 @@ def parse_expr(text: str, path: str, line_offset: int = 0, col_offset: int = 0):
     except UnexpectedInput as e:
         d = _syntax_error(e, path, text)
         s = d.span
-        raise RuleErrors([Diagnostic(d.code, d.message, m.Span(path, s.line + line_offset, s.col + col_offset,
+        msg = d.message.replace("the end of the file", "the end of the expression")
+        raise RuleErrors([Diagnostic(d.code, msg, m.Span(path, s.line + line_offset, s.col + col_offset,
                                                                s.line + line_offset, s.col + col_offset + 1))], {})
+    _check_depth(tree, path, {}, line_offset, col_offset)
     return _ToModel(path, line_offset, col_offset).transform(tree)
 
 
@@ -450,6 +478,7 @@ def parse_text(text: str, path: str) -> m.RuleFile:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as e:
         raise RuleErrors([_syntax_error(e, path, text)], {path: text})
+    _check_depth(tree, path, {path: text})
     try:
         decls = _ToModel(path).transform(tree)
     except lark.exceptions.VisitError as e:

@@ -47,9 +47,11 @@ def join(a, b):
     if b == ANY or a == b:
         return a
     if a[0] == b[0] and a[0] in ("list", "set", "bag"):
-        return (a[0], join(a[1], b[1]))
+        el = join(a[1], b[1])
+        return None if el is None else (a[0], el)  # list<int> and list<bool> have no common type
     if a[0] == b[0] == "map":
-        return ("map", join(a[1], b[1]), join(a[2], b[2]))
+        k, v = join(a[1], b[1]), join(a[2], b[2])
+        return None if k is None or v is None else ("map", k, v)
     return a if fits(b, a) else None
 
 

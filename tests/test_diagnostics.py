@@ -19,16 +19,13 @@ failing marker check, not as a wrong expectation about the engine.
 """
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from engine import RuleErrors, UsageError
+from engine import RuleErrors, UsageError, load_game
 from engine.load import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,6 +181,71 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "type-mismatch", 3, 13),
+    ("branches-with-different-list-types", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score len(‸if moves > 1 then [1] else [yes])
+        """), "type-mismatch", 5, 11),
+    ("list-of-bools-compared-with-list-of-ints", snippet("""
+        state {
+            moves: 0..9 = 0
+            flags: list<bool> = [yes]
+            counts: list<int> = [1]
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9 or ‸flags == counts
+        score moves
+        """), "type-mismatch", 8, 24),
+    ("sorting-maps", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score len(sorted(‸[{1: 2}, {1: 3}]))
+        """), "type-mismatch", 5, 18),
+    ("bag-of-maps", snippet("""
+        state {
+            moves: 0..9 = 0
+            seen: ‸bag<map<int, int>> = bag([])
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 3, 11),
+    ("tuples-holding-maps-compared-with-less-than", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score if ‸(1, {1: 2}) < (1, {1: 3}) then 1 else 0
+        """), "type-mismatch", 5, 10),
+    ("neighbours-of-a-number", snippet("""
+        const board = square_grid(3, 3)
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score len(neighbours(board, ‸4))
+        """), "type-mismatch", 6, 29),
+    ("lines-of-a-string-length", snippet("""
+        const board = square_grid(3, 3)
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score len(lines(board, ‸"three"))
+        """), "type-mismatch", 6, 24),
+    ("get-with-a-default-of-another-type", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score get({1: 2}, moves, ‸"none") + 1
+        """), "type-mismatch", 5, 26),
     ("bool-as-initial-int", snippet("""
         state { moves: 0..9 = ‸no }
         action step { moves += 1 }
@@ -260,6 +322,34 @@ BROKEN = [
         terminal moves == 9
         score total(moves, 1)
         """), "duplicate", 1, 14),
+
+    ("record-field-given-twice", snippet("""
+        record Coin { value: int, gold: bool }
+        state {
+            moves: 0..9 = 0
+            coin: Coin = Coin(1, ‸value: 2)
+        }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "duplicate", 4, 26),
+    ("enum-named-like-a-built-in-type", snippet("""
+        enum ‸player { north, south }
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "duplicate", 1, 6),
+    ("record-named-like-a-built-in-type", snippet("""
+        record ‸cell { a: int }
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "duplicate", 1, 8),
 
     # ---------------- arity ----------------
     ("record-constructor-arity", snippet("""
@@ -402,6 +492,15 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "recursion", 2, 8),
+    ("defs-calling-each-other", snippet("""
+        def ‸twice(x) = half(x) * 2
+        def half(x) = twice(x) // 2
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score twice(moves)
+        """), "recursion", 1, 5),
     ("clamp-on-unranged-field", snippet("""
         state { ‸moves: int = 0 clamp }
         action step { moves += 1 }
@@ -484,6 +583,15 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "cycle", 1, 1),
+
+    # the file is level 0 and `score` level 1, so the 100th minus sign is the first node past 100 levels
+    ("expression-nested-too-deeply", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score """ + "-" * 99 + "‸" + "-" * 400 + """moves
+        """), "too-deep", 5, 106),
 
     # ---------------- syntax ----------------
     ("missing-closing-brace", snippet("""
@@ -617,6 +725,118 @@ def test_a_missing_closing_brace_is_reported_at_the_end_of_the_file(tmp_path):
     assert "'}'" in message and "end of the file" in message, message
 
 
+def test_a_mistake_inside_a_def_is_reported_once_however_often_the_def_is_called(tmp_path):
+    clean, _, _ = unmark(ROWS["duplicate-def-parameter"][1])
+    clean = clean.replace("score total(moves, 1)", "score total(moves, 1) + total(1, moves)")
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert [(d.code, d.span.line, d.span.col) for d in errors.diagnostics] == [("duplicate", 1, 14)]
+
+
+@pytest.mark.parametrize("row_id, message, hint", [
+    ("no-terminal", "the game needs a `terminal` condition", "add a `terminal` condition declaration"),
+    ("no-score", "the game needs a `score`", "add a `score` declaration"),
+    ("no-turn", "the game needs a `turn`", "add a `turn` declaration"),
+    ("no-state", "the game needs a `state`", "add a `state` declaration"),
+])
+def test_a_missing_declaration_is_named_in_a_plain_sentence(tmp_path, row_id, message, hint):
+    clean, _, _ = unmark(ROWS[row_id][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.message, d.hint) == (message, hint)
+
+
+@pytest.mark.parametrize("row_id", ["single-equals-in-terminal", "single-equals-in-require"])
+def test_a_single_equals_in_a_condition_hints_at_double_equals(tmp_path, row_id):
+    clean, _, _ = unmark(ROWS[row_id][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert "'=='" in (errors.diagnostics[0].hint or ""), errors.render()
+
+
+def test_an_unterminated_string_hints_at_the_missing_quote(tmp_path):
+    clean, _, _ = unmark(ROWS["unterminated-string"][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert "must end with '\"'" in (errors.diagnostics[0].hint or ""), errors.render()
+
+
+# Rules that check but cannot be computed while the game is set up; load_game must
+# report them like any other mistake (they once escaped as RuleRuntimeError).
+FAILING_SETUP = [
+    ("parameter-default-divides-by-zero", snippet("""
+        param bonus = ‸1 // 0
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves + bonus
+        """), 1, 15),
+    ("parameter-domain-of-an-empty-max", snippet("""
+        param bonus in 1..‸max([x for x in 1..0]) = 1
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves + bonus
+        """), 1, 19),
+    ("constant-divides-by-zero", snippet("""
+        const start = ‸9 % 0
+        state { moves: 0..9 = start }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), 1, 15),
+    ("table-entry-divides-by-zero", snippet("""
+        table start: int -> int { 1: 0, 2: ‸1 // 0 }
+        state { moves: 0..9 = start[2] }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), 1, 36),
+    ("initial-value-past-the-end-of-a-list", snippet("""
+        state { moves: 0..9 = ‸[1, 2][5] }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), 1, 23),
+    ("range-bound-divides-by-zero", snippet("""
+        state { moves: 0..(‸9 // 0) = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), 1, 20),
+]
+
+
+@pytest.mark.parametrize("row_id, text, line, col", FAILING_SETUP, ids=[row[0] for row in FAILING_SETUP])
+def test_a_rule_that_fails_while_the_game_is_set_up_is_a_diagnostic(tmp_path, row_id, text, line, col):
+    clean, mark_line, mark_col = unmark(text)
+    assert (mark_line, mark_col) == (line, col), f"the table's position for {row_id} disagrees with its marker"
+    path = tmp_path / "game.rules"
+    path.write_text(clean, encoding="utf-8")
+    check_file(str(path))  # the checker has nothing against it
+    with pytest.raises(RuleErrors) as info:
+        load_game(str(path))
+    d = info.value.diagnostics[0]
+    assert (d.code, d.span.line, d.span.col) == ("runtime", line, col), info.value.render()
+    assert f"  {line} | " in info.value.render(), "the source line is shown"
+
+
+def test_defs_that_are_deep_together_are_too_deep_not_a_crash(tmp_path, engine_cli):
+    # each def is 90 levels deep, under the limit for one expression, but every
+    # call descends into the next def: checked in one go they would overflow Python's stack
+    defs = [f"def d{i}(x) = " + "-" * 90 + (f"d{i + 1}(x)" if i < 7 else "x") for i in range(8)]
+    text = "state { moves: 0..9 = 0 }\naction step { moves += 1 }\nturn { step }\nterminal moves == 9\n" \
+           + "\n".join(defs) + "\nscore d0(moves)\n"
+    path = tmp_path / "game.rules"
+    path.write_text(text, encoding="utf-8")
+    result = engine_cli("validate", str(path))  # a fresh process: the default recursion limit
+    assert result.returncode == 1, result.stderr
+    assert f"{path}:1:1: error[too-deep]" in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
 def test_three_independent_mistakes_are_all_reported_in_one_run_sorted_by_position(tmp_path):
     text = snippet("""
         state { moves: 0..9 = 0 }
@@ -626,8 +846,8 @@ def test_three_independent_mistakes_are_all_reported_in_one_run_sorted_by_positi
         terminal moves == 9
         score movs
         """)
-    # written in this order on purpose: the checker finds the missing names last,
-    # the duplicate second and the type mismatch first; the report is by position
+    # the checker finds the duplicate first (while it declares names), then the
+    # type mismatch, then the unknown name; the report is by position
     _, errors = first_diagnostic(tmp_path, text)
     found = [(d.code, d.span.line, d.span.col) for d in errors.diagnostics]
     assert found == [("type-mismatch", 2, 24), ("duplicate", 3, 8), ("unknown-name", 6, 7)]
@@ -676,49 +896,43 @@ def test_the_rendered_hint_follows_the_caret(tmp_path):
     assert rendered[3].startswith("hint: did you mean 'step'?")
 
 
-# ---------------- the command line ----------------
+# ---------------- the command line (engine_cli: tests/conftest.py) ----------------
 
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-
-
-def test_validate_on_a_broken_file_exits_1_with_a_positioned_error_and_no_traceback(tmp_path):
+def test_validate_on_a_broken_file_exits_1_with_a_positioned_error_and_no_traceback(tmp_path, engine_cli):
     clean, line, col = unmark(ROWS["misspelt-name"][1])
     path = tmp_path / "broken.rules"
     path.write_text(clean, encoding="utf-8")
-    result = run_cli("validate", str(path))
+    result = engine_cli("validate", str(path))
     assert result.returncode == 1, result.stderr
     assert f"{path}:{line}:{col}: error[" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_validate_on_a_missing_file_exits_2_with_one_line(tmp_path):
-    result = run_cli("validate", str(tmp_path / "nosuch.rules"))
+def test_validate_on_a_missing_file_exits_2_with_one_line(tmp_path, engine_cli):
+    result = engine_cli("validate", str(tmp_path / "nosuch.rules"))
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "nosuch.rules" in lines[0], result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_setting_an_unknown_parameter_exits_2_naming_it():
-    result = run_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "nosuch=1")
+def test_setting_an_unknown_parameter_exits_2_naming_it(engine_cli):
+    result = engine_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "nosuch=1")
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "'nosuch'" in lines[0], result.stderr
 
 
-def test_setting_a_parameter_outside_its_domain_exits_2_naming_the_domain():
-    result = run_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "players=9")
+def test_setting_a_parameter_outside_its_domain_exits_2_naming_the_domain(engine_cli):
+    result = engine_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "players=9")
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert "players" in lines[0] and "2..5" in lines[0], lines[0]
 
 
-def test_a_misspelt_variant_lists_or_suggests_the_intended_value():
-    result = run_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "variant=blgo")
+def test_a_misspelt_variant_lists_or_suggests_the_intended_value(engine_cli):
+    result = engine_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "variant=blgo")
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "variant" in lines[0] and "blog" in lines[0], result.stderr
@@ -729,6 +943,6 @@ def test_the_real_rule_files_check_clean():
         check_file(str(ROOT / "rules" / name))
 
 
-def test_a_usage_error_is_not_a_rule_error(tmp_path):
+def test_checking_a_missing_file_is_a_usage_error_not_a_rule_error(tmp_path):
     with pytest.raises(UsageError):
         check_file(str(tmp_path / "nosuch.rules"))
