@@ -76,11 +76,10 @@ def _simulate(game, playouts: int, steps: int) -> list:
         s = game.initial_state()
         try:
             for step in range(steps + 1):
-                for decl, inv in game.invariants:
-                    if not inv(game.env(s)):
-                        where = "in the initial state" if step == 0 else f"after {step} random moves"
-                        found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
-                        return found
+                for decl in game.broken_invariants(s):
+                    where = "in the initial state" if step == 0 else f"after {step} random moves"
+                    found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
+                    return found
                 if game.is_terminal(s):
                     game.returns(s)
                     break

@@ -215,7 +215,7 @@ class Compiler:
             return lambda env: fn(c) if (c := a(env)) else _fail(span, f"{name}() of an empty collection")
         simple = {"len": len, "sum": sum, "count": len, "any": any, "all": all, "sorted": lambda c: tuple(sorted(c)),
                   "list": tuple, "set": frozenset, "pairs": rt.pairs, "abs": abs,
-                  "keys": lambda mp: tuple(sorted(mp)), "values": lambda mp: tuple(mp[k] for k in sorted(mp)),
+                  "keys": lambda mp: tuple(_in_order(mp)), "values": lambda mp: tuple(mp[k] for k in _in_order(mp)),
                   "cells": lambda g: g.cells}
         if name in simple:
             fn = simple[name]

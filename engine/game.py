@@ -6,6 +6,7 @@ player to move, and a bit set of the `once` triggers that have fired.
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from typing import Optional
 
 import attrs
@@ -14,10 +15,22 @@ from . import model as m
 from . import runtime as rt
 from .check import Checker
 from .compile import Compiler, as_fork
-from .diagnostics import Diagnostic, RuleErrors
+from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError
 
 MEMO_LIMIT = 200_000
 """Entries kept per memo table before it is cleared (states are values, so memoising is safe)."""
+
+
+@contextmanager
+def guard(span, what: str):
+    """Report a Python error inside compiled rules (a value of a type the rule did not
+    expect, e.g. through an untyped def parameter) as a rule error at `span`."""
+    try:
+        yield
+    except RuleRuntimeError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as e:
+        raise RuleRuntimeError(span, f"{what} failed on a value of an unexpected type ({e})") from None
 
 
 @attrs.frozen(slots=True)
@@ -48,6 +61,8 @@ class CompiledGame:
         self.decls = checker.decls
         decl = {type(d): d for d in reversed(checker.decls)}
         self._turn = as_fork(c.block(decl[m.TurnDecl].body))
+        self._turn_span, self._terminal_span = decl[m.TurnDecl].span, decl[m.TerminalDecl].span
+        self._score_span = decl[m.ScoreDecl].span
         self._terminal = c.expr(decl[m.TerminalDecl].cond)
         score = decl[m.ScoreDecl]
         self._score = c.expr(score.value)
@@ -87,7 +102,10 @@ class CompiledGame:
 
     def legal_moves(self, s) -> tuple:
         moves = self._moves.get(s)
-        return self._remember(self._moves, s, self._generate(s)) if moves is None else moves
+        if moves is None:
+            with guard(self._turn_span, "the turn"):
+                moves = self._remember(self._moves, s, self._generate(s))
+        return moves
 
     def _remember(self, table: dict, s, value):
         """Store value for state s in a memo table (cleared when full) and return it."""
@@ -144,9 +162,16 @@ class CompiledGame:
 
     def is_terminal(self, s) -> bool:
         t = self._terminal_memo.get(s)
-        return self._remember(self._terminal_memo, s, bool(self._terminal(self.env(s)))) if t is None else t
+        if t is None:
+            with guard(self._terminal_span, "the terminal condition"):
+                t = self._remember(self._terminal_memo, s, bool(self._terminal(self.env(s))))
+        return t
 
     def returns(self, s) -> tuple:
+        with guard(self._score_span, "the score"):
+            return self._returns(s)
+
+    def _returns(self, s) -> tuple:
         env = self.env(s)
         if self._score_slot is None:
             v = float(self._score(env))
@@ -160,7 +185,17 @@ class CompiledGame:
     def evaluate(self, s, heuristic: Optional[str] = None) -> float:
         if heuristic is None:
             return self.returns(s)[self.current_player(s)]
-        return float(self.heuristics[heuristic](self.env(s)))
+        with guard(self._score_span, f"heuristic '{heuristic}'"):
+            return float(self.heuristics[heuristic](self.env(s)))
+
+    def broken_invariants(self, s) -> list:
+        """The invariant declarations that do not hold in state s."""
+        broken = []
+        for decl, holds in self.invariants:
+            with guard(decl.span, "the invariant"):
+                if not holds(self.env(s)):
+                    broken.append(decl)
+        return broken
 
     def key(self, s):
         return s

@@ -20,7 +20,7 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
     if not p.is_file():
         raise UsageError(f"{path}: no such rule file")
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: cannot read the file ({e.__class__.__name__})")
     sources[path] = text

@@ -203,6 +203,14 @@ def _sort_key(v):
     return (str(type(v)), v) if not isinstance(v, tuple) else ("tuple", v)
 
 
+def _ordered(coll) -> list:
+    """Sorted if the items can be ordered, else by their text."""
+    try:
+        return sorted(coll)
+    except TypeError:
+        return sorted(coll, key=repr)
+
+
 def format_value(v) -> str:
     """A value as it appears in labels and messages."""
     if isinstance(v, bool):
@@ -231,11 +239,11 @@ def to_json(v):
     if isinstance(v, Bag):
         return [to_json(x) for x in v.items]
     if isinstance(v, frozenset):
-        return [to_json(x) for x in sorted(v)]
+        return [to_json(x) for x in _ordered(v)]
     if isinstance(v, tuple):
         return [to_json(x) for x in v]
     if isinstance(v, FrozenMap):
-        items = sorted(v.items())
+        items = [(k, v[k]) for k in _ordered(v)]
         if all(isinstance(k, (str, EnumValue)) for k, _ in items):
             return {format_value(k): to_json(x) for k, x in items}
         return [[to_json(k), to_json(x)] for k, x in items]

@@ -72,8 +72,7 @@ def test_declared_invariants_hold_along_random_playouts(game):
     rng = random.Random(6)
     for _ in range(10):
         for s in playout(game, rng):
-            for decl, holds in game.invariants:
-                assert holds(game.env(s)), f"invariant at {decl.span} broken"
+            assert game.broken_invariants(s) == []
 
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
@@ -100,4 +99,15 @@ def test_validate_reports_a_rule_that_fails_while_playing(tmp_path):
     r = run_engine("validate", f)
     assert r.returncode == 1
     assert f"{f}:2:18: error[runtime]: max() of an empty collection" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_def_given_a_value_of_the_wrong_type_is_a_rule_error_not_a_traceback(tmp_path):
+    # def parameters are untyped; `x in p` with p a number only fails when the rule runs
+    f = tmp_path / "untyped.rules"
+    f.write_text("def has(p) = 1 in p\nstate { x: 0..3 = 0 }\naction go { x += 1 }\nturn { go }\n"
+                 "terminal has(x) or x == 3\nscore x\n")
+    r = run_engine("validate", f)
+    assert r.returncode == 1
+    assert f"{f}:5:1: error[runtime]: the terminal condition failed on a value of an unexpected type" in r.stderr
     assert "Traceback" not in r.stderr

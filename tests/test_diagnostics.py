@@ -880,7 +880,8 @@ def test_the_rendered_diagnostic_shows_the_source_line_and_a_caret_under_the_tok
 
 
 def test_the_caret_stays_under_the_token_on_a_tab_indented_line(tmp_path):
-    text = "state { moves: 0..9 = 0 }\naction step {\n\tmoves += yes\n}\nturn { step }\nterminal moves == 9\nscore moves\n"
+    text = ("state { moves: 0..9 = 0 }\naction step {\n\tmoves += yes\n}\n"
+            "turn { step }\nterminal moves == 9\nscore moves\n")
     path, errors = first_diagnostic(tmp_path, text)
     d = errors.diagnostics[0]
     assert (d.code, d.span.line, d.span.col) == ("type-mismatch", 3, 11)
