@@ -378,28 +378,24 @@ class Checker:
         self.block(d.body, new_scope=False)
         self.scopes = []
 
-    def check_TerminalDecl(self, d):
-        self.scopes = [{}]
-        self.expect(d.cond, T.BOOL, "the terminal condition")
+    def top_level(self, e, want: tuple, what: str, scope=None):
+        """Check a declaration's expression in a fresh scope."""
+        self.scopes = [scope or {}]
+        self.expect(e, want, what)
         self.scopes = []
+
+    def check_TerminalDecl(self, d):
+        self.top_level(d.cond, T.BOOL, "the terminal condition")
 
     def check_InvariantDecl(self, d):
-        self.scopes = [{}]
-        self.expect(d.cond, T.BOOL, "an invariant")
-        self.scopes = []
+        self.top_level(d.cond, T.BOOL, "an invariant")
 
     def check_ScoreDecl(self, d: m.ScoreDecl):
-        scope = {}
-        if d.player is not None:
-            scope[d.player.name] = self.local(d.player, T.PLAYER)
-        self.scopes = [scope]
-        self.expect(d.value, T.INT, "a score")
-        self.scopes = []
+        scope = {d.player.name: self.local(d.player, T.PLAYER)} if d.player is not None else {}
+        self.top_level(d.value, T.INT, "a score", scope)
 
     def check_HeuristicDecl(self, d):
-        self.scopes = [{}]
-        self.expect(d.value, T.INT, "a heuristic")
-        self.scopes = []
+        self.top_level(d.value, T.INT, "a heuristic")
 
     def check_Use(self, d):
         pass
