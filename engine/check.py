@@ -571,15 +571,19 @@ class Checker:
         elif s.orelse is not None:
             self.stmt_IfStmt(s.orelse)
 
-    def stmt_ForStmt(self, s: m.ForStmt):
-        t = self.expr(s.iter)
+    def loop_scope(self, iterable, targets: tuple) -> None:
+        """Open a scope binding a `for`'s targets to the elements of the iterable."""
+        t = self.expr(iterable)
         el = T.element(t)
         if el is None:
-            self.error("type-mismatch", f"for needs a collection, got {T.show(t)}", s.iter.span)
+            self.error("type-mismatch", f"'for' needs a collection, got {T.show(t)}", iterable.span)
             el = T.ANY
         scope = {}
-        self.bind(s.targets, el, s.iter.span, scope)
+        self.bind(targets, el, iterable.span, scope)
         self.scopes.append(scope)
+
+    def stmt_ForStmt(self, s: m.ForStmt):
+        self.loop_scope(s.iter, s.targets)
         self.block(s.body)
         self.scopes.pop()
 
@@ -910,14 +914,7 @@ class Checker:
         return T.ANY
 
     def comp_scope(self, c: m.Comp) -> None:
-        t = self.expr(c.iter)
-        el = T.element(t)
-        if el is None:
-            self.error("type-mismatch", f"'for' needs a collection, got {T.show(t)}", c.iter.span)
-            el = T.ANY
-        scope = {}
-        self.bind(c.targets, el, c.iter.span, scope)
-        self.scopes.append(scope)
+        self.loop_scope(c.iter, c.targets)
         if c.cond is not None:
             self.expect(c.cond, T.BOOL, "a `where` condition")
 
