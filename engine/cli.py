@@ -11,7 +11,7 @@ import time
 from . import model as m
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
 from .lint import unused
-from .load import load_game
+from .load import INVARIANT_SOURCE, command_line_invariants, load_game
 from search.solve import solve
 
 
@@ -137,6 +137,46 @@ def cmd_solve(args) -> int:
     return 0
 
 
+def cmd_check(args) -> int:
+    from .properties import BUILT_IN, check_game  # Hypothesis takes a while to import; only check needs it
+    for flag, n in (("--examples", args.examples), ("--steps", args.steps)):
+        if n < 1:
+            raise UsageError(f"{flag} {n}: expected a positive number")
+    game = load_game(args.file, _settings(args.set))
+    texts = args.invariant or []
+    try:
+        extra = command_line_invariants(game, texts)
+    except RuleErrors as e:  # the expression is an argument: a usage error, shown with a caret
+        print(e.render(), file=sys.stderr)
+        return 2
+    r = check_game(game, examples=args.examples, seed=args.seed, steps=args.steps, extra_invariants=extra,
+                   progress=lambda n, k: _progress_line(f"{n} examples, {k} moves"))
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+    f = r.failure
+    if args.json:
+        out = {"file": args.file, "ok": f is None, "examples": r.examples, "steps": r.steps,
+               "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
+                   "code": f.code, "message": f.message, "at": f.span and str(f.span),
+                   "moves": list(f.moves), "state": f.state}}
+        print(json.dumps(out))
+    elif f is None:
+        print(f"{args.file}: ok ({r.examples} examples, {r.steps} steps, {r.invariants} invariant"
+              f"{'s' if r.invariants != 1 else ''} + {len(BUILT_IN)} built-in properties)")
+    else:
+        n = len(f.moves)
+        print(f"{args.file}: check failed " + (f"after {n} move{'s' if n != 1 else ''}" if n else
+                                               "in the initial state"))
+        sources = {**game_sources(game), INVARIANT_SOURCE: "\n".join(texts)}
+        print(Diagnostic(f.code, f.message, f.span).render(sources) if f.span
+              else f"{args.file}: error[{f.code}]: {f.message}")
+        print("moves from the initial state:" + ("" if f.moves else " none"))
+        for i, label in enumerate(f.moves, 1):
+            print(f"  {i}. {label}")
+        print(f"state: {f.state if isinstance(f.state, str) else json.dumps(f.state)}")
+    return 0 if f is None else 1
+
+
 def _num(v: float):
     return int(v) if float(v).is_integer() else round(v, 4)
 
@@ -156,6 +196,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--depth", type=int, default=None, help="stop after N moves")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=cmd_solve)
+    c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
+    c.add_argument("--examples", type=int, default=200, help="lines of play to try (default 200)")
+    c.add_argument("--seed", type=int, default=0, help="seed for Hypothesis (default 0)")
+    c.add_argument("--steps", type=int, default=1000, help="moves per line at most (default 1000)")
+    c.add_argument("--invariant", action="append", metavar="EXPR", help="one more invariant (repeatable)")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.set_defaults(run=cmd_check)
     return p
 
 

@@ -9,8 +9,11 @@ from . import types as T
 from .check import Checker, check
 from .compile import Compiler
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, did_you_mean
-from .game import CompiledGame
-from .parse import parse_text
+from .game import CompiledGame, guard
+from .parse import parse_expr, parse_text
+
+INVARIANT_SOURCE = "--invariant"
+"""The file name of `--invariant` expressions in diagnostics; expression k is its line k."""
 
 
 def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> tuple:
@@ -125,6 +128,40 @@ def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
         raise RuleErrors([Diagnostic("runtime", f"{e.message} (while setting up the game)", e.span)], sources)
     except RecursionError:
         raise RuleErrors([_too_deep(path)], sources) from None
+
+
+def command_line_invariants(game: CompiledGame, texts) -> list:
+    """Parse, check and compile `--invariant` texts: (declaration, state -> bool) pairs."""
+    # diagnostics point into the texts joined by newlines, as the file INVARIANT_SOURCE
+    decls, errors, line = [], [], 0
+    for text in texts:
+        try:
+            cond = parse_expr(text, INVARIANT_SOURCE, line_offset=line)
+        except RuleErrors as e:
+            errors.extend(e.diagnostics)
+        else:
+            decls.append(m.InvariantDecl(cond, None, cond.span))
+        line += text.count("\n") + 1
+    ck = game.checker
+    known = len(ck.errors)
+    try:
+        for d in decls:
+            ck.check_InvariantDecl(d)
+    except RecursionError:
+        raise RuleErrors([_too_deep(INVARIANT_SOURCE)], {}) from None
+    errors.extend(ck.errors[known:])
+    del ck.errors[known:]
+    if errors:
+        raise RuleErrors(errors, {INVARIANT_SOURCE: "\n".join(texts)})
+    pad = [None] * (ck.nslots - game.nslots)  # slots for names the expressions bind
+
+    def predicate(decl, holds):
+        def holds_in(s) -> bool:
+            with guard(decl.span, "the invariant"):
+                return bool(holds(game.env(s) + pad))
+        return holds_in
+
+    return [(d, predicate(d, game.compiler.expr(d.cond))) for d in decls]
 
 
 def _too_deep(path: str) -> Diagnostic:

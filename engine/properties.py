@@ -1,0 +1,298 @@
+"""Property checks driven by Hypothesis: invariants and the forward-model contract after every move.
+
+Each example is a line of play from the initial state: Hypothesis picks every
+move (or chance outcome) by index, and every property is checked in every state
+on the line. A failure ends the line there, so shrinking the choices shortens
+the line; `check_game` then searches again below its length, until no shorter
+failing line turns up.
+
+A loop under `@given(st.data())` rather than a RuleBasedStateMachine: a line
+stops at a terminal state, where a state machine would go on running empty
+steps up to its step count (or reject the example if no rule applies).
+"""
+from __future__ import annotations
+
+import math
+import tempfile
+from contextlib import contextmanager
+from typing import Callable, Optional, Sequence
+
+import attrs
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings, strategies as st
+from hypothesis import seed as hypothesis_seed
+from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
+from hypothesis.errors import HypothesisException
+
+from search.protocol import CHANCE
+from .diagnostics import RuleRuntimeError
+from .model import Span
+
+BUILT_IN = (
+    "apply never changes its input state",
+    "equal keys give equal legal moves and equal evaluations",
+    "terminal states have no legal moves and have returns",
+    "chance outcomes have positive weights that sum to 1",
+    "every legal move can be applied",
+    "moves of one state have distinct labels",
+)
+"""The properties checked in every state of every game."""
+
+
+@attrs.frozen
+class Failure:
+    """A property that does not hold: what and where, the moves that lead there, and the state."""
+
+    code: str  # "invariant", "runtime" or "property" (a built-in property)
+    message: str
+    span: Optional[Span]  # the invariant or the rule that failed; None for a built-in property
+    moves: tuple  # move labels from the initial state
+    state: object  # game.state_json(s), or repr(s) for a game without it
+
+
+@attrs.frozen
+class Report:
+    """What a check did: the examples and moves it ran, and the failure it found, if any."""
+
+    examples: int
+    steps: int
+    invariants: int
+    failure: Optional[Failure]
+
+
+class _Found(Exception):
+    """Carries a failure out of the Hypothesis test."""
+
+    def __init__(self, failure: Failure):
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
+               extra_invariants: Sequence = (), progress: Optional[Callable] = None) -> Report:
+    """Check invariants, `extra_invariants` and BUILT_IN along lines of play chosen by Hypothesis."""
+    # extra_invariants: (declaration with a .span, state -> bool) pairs;
+    # progress(examples, steps) is called after each line of play.
+    run = _Run(game, tuple(extra_invariants), progress)
+    failure = None
+    with _scratch_hypothesis_home(), _memo_off(game):
+        # Shrinking makes the choices small, not always few: three times "add 1" can be
+        # a local minimum when two times "add 2" also fails. So search again below the
+        # length of each failure until no shorter one turns up.
+        while (found := _search(run, examples, seed, steps)) is not None:
+            failure = found
+            if not found.moves:
+                break
+            steps = len(found.moves) - 1
+    return Report(run.examples, run.steps, run.ninvariants, failure)
+
+
+def _search(run: "_Run", examples: int, seed: int, steps: int) -> Optional[Failure]:
+    """One Hypothesis run: the shrunk failure, or None when every line passes."""
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+              phases=(Phase.generate, Phase.shrink), report_multiple_bugs=False, print_blob=False)
+    @given(st.data())
+    def line_of_play(data):
+        run.play(lambda n: data.draw(st.integers(0, n - 1)), steps)
+
+    try:
+        line_of_play()
+    except _Found as e:
+        return e.failure
+    except HypothesisException as e:  # a flaky game: a line fails, then passes when replayed
+        found = _found_in(e)
+        if found is None:
+            raise
+        f = found.failure
+        return attrs.evolve(f, message=f.message + " (not every time: the game is not deterministic)")
+    return None
+
+
+@contextmanager
+def _memo_off(game):
+    """Turn a compiled game's memo tables off, so that equal keys compare freshly generated moves."""
+    memo = getattr(game, "memo_limit", None)
+    if memo is not None:
+        game.memo_limit = 0
+    try:
+        yield
+    finally:
+        if memo is not None:
+            game.memo_limit = memo
+
+
+@contextmanager
+def _scratch_hypothesis_home():
+    """Point Hypothesis' storage at a temporary directory while checking."""
+    # even without a database, Hypothesis caches constants it finds in ./.hypothesis
+    home = storage_directory()
+    previous = getattr(home, "home_directory", home)  # a plain Path before Hypothesis 6.131
+    with tempfile.TemporaryDirectory(prefix="engine-check-") as home:
+        set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(previous)
+
+
+def _found_in(e: BaseException) -> Optional[_Found]:
+    """The failure inside an exception group or chain that Hypothesis raised, if any."""
+    if isinstance(e, _Found):
+        return e
+    for inner in list(getattr(e, "exceptions", ())) + [e.__cause__, e.__context__]:
+        if inner is not None and (found := _found_in(inner)) is not None:
+            return found
+    return None
+
+
+class _Run:
+    """The state of one check across examples: counters and what each key has shown so far."""
+
+    def __init__(self, game, extra: tuple, progress):
+        self.game = game
+        self.extra = extra
+        self.progress = progress
+        self.examples = self.steps = 0
+        self.ninvariants = len(getattr(game, "invariants", ())) + len(extra)
+        self.seen: dict = {}  # key -> (line of moves, labels, keys of next states, evaluations)
+
+    def play(self, pick: Callable[[int], int], max_steps: int) -> None:
+        """One line of play from the initial state; `pick(n)` chooses among n moves."""
+        # Hypothesis stops a line that repeats one it has played: only complete lines count
+        line: list = []
+        with self.guard(line, None, "initial_state"):
+            s = self.game.initial_state()
+        for step in range(max_steps + 1):
+            labels, nexts = self.visit(s, line)
+            if not nexts or step == max_steps:
+                break
+            i = pick(len(nexts)) if len(nexts) > 1 else 0
+            line.append(labels[i])
+            s = nexts[i]
+        self.examples += 1
+        self.steps += len(line)
+        if self.progress:
+            self.progress(self.examples, self.steps)
+
+    def fail(self, code: str, message: str, span, line: list, s):
+        """Stop the line: raise the failure with the moves so far and state s."""
+        state_json = getattr(self.game, "state_json", None)
+        state = repr(s) if state_json is None or s is None else state_json(s)
+        raise _Found(Failure(code, message, span, tuple(line), state))
+
+    @contextmanager
+    def guard(self, line: list, s, what: str):
+        """A rule failing, or any error in the game, is a failure at this point of the line."""
+        try:
+            yield
+        except RuleRuntimeError as e:
+            self.fail("runtime", e.message, e.span, line, s)
+        except (_Found, KeyboardInterrupt):
+            raise
+        except Exception as e:
+            self.fail("property", f"{what} raised {type(e).__name__}: {e}", None, line, s)
+
+    def visit(self, s, line: list) -> tuple:
+        """Check every property in state s; returns the labels and next states to choose from."""
+        g = self.game
+        self.check_invariants(s, line)
+        with self.guard(line, s, "is_terminal"):
+            terminal = g.is_terminal(s)
+        if terminal:
+            with self.guard(line, s, "legal_moves"):
+                moves = tuple(g.legal_moves(s))
+            if moves:
+                self.fail("property", f"a terminal state has legal moves: expected none, got {len(moves)} "
+                          f"({_show(g.describe(m) for m in moves)})", None, line, s)
+            with self.guard(line, s, "returns"):
+                r = tuple(g.returns(s))
+            if len(r) != g.num_players or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in r):
+                self.fail("property", f"returns of a terminal state: expected {g.num_players} finite "
+                          f"number(s), got {r!r}", None, line, s)
+            self.compare_with_equal_keys(s, line, (), ())
+            return (), ()
+        with self.guard(line, s, "current_player"):
+            chance = g.current_player(s) == CHANCE
+        if chance:
+            moves = self.chance_moves(s, line)
+        else:
+            with self.guard(line, s, "legal_moves"):
+                moves = tuple(g.legal_moves(s))
+        with self.guard(line, s, "describe"):
+            labels = tuple(g.describe(m) for m in moves)
+        if len(set(labels)) != len(labels):
+            twice = next(lb for lb in labels if labels.count(lb) > 1)
+            self.fail("property", f"moves of one state have distinct labels: '{twice}' labels "
+                      f"{labels.count(twice)} moves", None, line, s)
+        nexts = tuple(self.apply_all(s, moves, labels, line))
+        self.compare_with_equal_keys(s, line, labels, nexts)
+        return labels, nexts
+
+    def check_invariants(self, s, line: list) -> None:
+        """The game's own invariants, then the extra ones."""
+        broken_invariants = getattr(self.game, "broken_invariants", None)
+        if broken_invariants is not None:
+            with self.guard(line, s, "broken_invariants"):
+                broken = broken_invariants(s)
+            if broken:
+                self.fail("invariant", "invariant does not hold", broken[0].span, line, s)
+        for decl, holds in self.extra:
+            with self.guard(line, s, "an invariant"):
+                ok = holds(s)
+            if not ok:
+                self.fail("invariant", "invariant does not hold", decl.span, line, s)
+
+    def chance_moves(self, s, line: list) -> tuple:
+        """The outcomes of a chance node, whose weights must be positive and sum to 1."""
+        with self.guard(line, s, "chance_outcomes"):
+            outcomes = tuple(self.game.chance_outcomes(s))
+            labels = [self.game.describe(o) for o, _ in outcomes]
+        for label, (_, p) in zip(labels, outcomes):
+            if not (isinstance(p, (int, float)) and p > 0):
+                self.fail("property", f"chance outcome '{label}' has weight {p!r}: expected a positive "
+                          "number", None, line, s)
+        total = sum(p for _, p in outcomes)
+        if abs(total - 1) > 1e-9:
+            self.fail("property", f"chance outcomes' weights sum to {total!r}: expected 1 "
+                      f"({len(outcomes)} outcome(s))", None, line, s)
+        return tuple(o for o, _ in outcomes)
+
+    def apply_all(self, s, moves: tuple, labels: tuple, line: list):
+        """Apply every move to s, which must not change; yields the next states."""
+        before = repr(s)
+        for m, label in zip(moves, labels):
+            with self.guard(line, s, f"apply of move '{label}'"):
+                nxt = self.game.apply(s, m)
+            after = repr(s)
+            if after != before:
+                self.fail("property", f"apply changed its input state: applying '{label}' turned "
+                          f"{_clip(before)} into {_clip(after)}", None, line, s)
+            yield nxt
+
+    def compare_with_equal_keys(self, s, line: list, labels: tuple, nexts: tuple) -> None:
+        """States with equal keys have equal moves, next keys and evaluations."""
+        g = self.game
+        with self.guard(line, s, "key or evaluate"):
+            k = g.key(s)
+            evals = (g.evaluate(s),) + tuple(g.evaluate(s, h) for h in getattr(g, "heuristics", ()))
+            shown = (labels, tuple(g.key(n) for n in nexts), evals)
+        old = self.seen.setdefault(k, (tuple(line),) + shown)
+        for what, was, now in zip(("legal moves", "next states", "evaluations"), old[1:], shown):
+            if was != now:
+                where = " after " + "; ".join(old[0]) if old[0] else " in the initial state"
+                if what == "legal moves":
+                    was, now = _show(was), _show(now)
+                self.fail("property", f"equal keys give different {what}: the state with this key{where} "
+                          f"had {_clip(str(was))}, this one has {_clip(str(now))}", None, line, s)
+
+
+def _show(labels) -> str:
+    """Move labels for a message."""
+    return _clip(", ".join(f"'{lb}'" for lb in labels) or "none")
+
+
+def _clip(text: str, n: int = 200) -> str:
+    """At most n characters of text."""
+    return text if len(text) <= n else text[: n - 3] + "..."

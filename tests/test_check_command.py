@@ -1,0 +1,350 @@
+"""`python -m engine check`: Hypothesis plays lines of every game and checks invariants and built-in properties.
+
+The command-line tests run the real command on the rule files; the tests of the
+built-in properties call `engine.properties.check_game` on tiny hand-written
+games that each break one property.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from conftest import ROOT, RULE_FILES, run_engine
+from engine import load_game
+from engine import model as m
+from engine.properties import BUILT_IN, check_game
+from search.protocol import CHANCE
+
+FIXTURE = ROOT / "tests" / "fixtures" / "subtle.rules"
+SWEEP_EXAMPLES = 200  # per parameter value, in-process
+SMALL_DOMAIN = 8
+
+
+def numbered_moves(output: str) -> list:
+    """The move labels of a failure report, in order."""
+    return re.findall(r"^  \d+\. (.*)$", output, re.M)
+
+
+def small_parameter_values(path) -> list:
+    """(name, value as `--set` text) for every value of every parameter whose domain is small."""
+    game = load_game(str(path))
+    c = game.compiler
+    out = []
+    for d in game.checker.decls:
+        if not isinstance(d, m.Param):
+            continue
+        if d.domain is not None:
+            values = [str(v) for v in c.expr(d.domain)(c.blank_env())]
+        elif isinstance(c.params[d.name.name], bool):
+            values = ["yes", "no"]
+        else:
+            continue  # an int without a domain
+        if len(values) <= SMALL_DOMAIN:
+            out += [(d.name.name, v) for v in values]
+    return out
+
+
+SWEEP = [(path, name, value) for path in RULE_FILES for name, value in small_parameter_values(path)]
+
+
+# ---------------- the rule files pass ----------------
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
+def test_every_rule_file_passes_check_with_200_examples(path):
+    r = run_engine("check", path, "--examples", 200)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.fullmatch(rf"{re.escape(str(path))}: ok \(200 examples, \d+ steps, \d+ invariants? "
+                        rf"\+ 6 built-in properties\)\n", r.stdout), r.stdout
+    assert r.stderr == ""
+
+
+def test_the_parameter_sweep_covers_every_small_domain():
+    assert {(p.name, n, v) for p, n, v in SWEEP} >= {
+        ("nidavellir.rules", "players", "2"), ("nidavellir.rules", "players", "5"),
+        ("nidavellir.rules", "variant", "official"), ("nidavellir.rules", "variant", "blog")}
+
+
+@pytest.mark.parametrize("path,name,value", SWEEP, ids=[f"{p.stem}-{n}={v}" for p, n, v in SWEEP])
+def test_every_rule_file_passes_check_with_every_value_of_each_small_parameter(path, name, value):
+    r = check_game(load_game(str(path), {name: value}), examples=SWEEP_EXAMPLES, seed=0)
+    assert r.failure is None, r.failure
+
+
+# ---------------- failures: the shortest line, the invariant, the state ----------------
+
+def test_round_below_5_fails_with_a_counterexample_of_exactly_five_moves():
+    r = run_engine("check", "rules/nidavellir.rules", "--invariant", "round < 5")
+    assert r.returncode == 1
+    assert r.stdout.startswith("rules/nidavellir.rules: check failed after 5 moves\n"
+                               "--invariant:1:1: error[invariant]: invariant does not hold\n"
+                               "  1 | round < 5\n"
+                               "    | ^^^^^^^^^\n"
+                               "moves from the initial state:\n")
+    assert len(numbered_moves(r.stdout)) == 5
+    state = json.loads(r.stdout.splitlines()[-1].removeprefix("state: "))
+    assert state["round"] == 5
+    assert "Traceback" not in r.stderr and "Falsifying" not in r.stdout + r.stderr
+
+
+def test_the_subtle_fixture_is_caught_after_exactly_the_three_moves_that_break_it():
+    r = run_engine("check", FIXTURE)
+    assert r.returncode == 1
+    assert f"{FIXTURE}:29:1: error[invariant]: invariant does not hold" in r.stdout
+    assert numbered_moves(r.stdout) == ["press green", "press blue", "press red"]
+    assert r.stdout.endswith('state: {"matched": 3, "opened": 0, "presses": 3}\n')
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_any_seed_shrinks_the_fixture_to_the_same_three_moves(seed):
+    game = load_game(str(FIXTURE))
+    f = check_game(game, examples=200, seed=seed).failure
+    assert f.moves == ("press green", "press blue", "press red")
+
+
+def test_a_seed_makes_a_run_reproducible():
+    first, second = (run_engine("check", "rules/tictactoe.rules", "--seed", 7, "--examples", 50,
+                                "--invariant", "len(marks) < 6") for _ in range(2))
+    assert first.returncode == 1
+    assert first.stdout == second.stdout
+
+
+def test_a_rule_that_fails_while_playing_is_reported_with_the_line_that_reaches_it(tmp_path):
+    f = tmp_path / "index.rules"
+    f.write_text("state { x: 0..5 = 0 }\naction go \"go {k}\" { choose k in 1..2  x += k }\nturn { go }\n"
+                 "terminal x >= 5 or [0, 1, 2, 3][x] < 0\nscore x\n")
+    r = run_engine("check", f)
+    assert r.returncode == 1
+    assert f"{f}:4:20: error[runtime]: no entry 4 in [0, 1, 2, 3]" in r.stdout
+    assert numbered_moves(r.stdout) == ["go 2", "go 2"]
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_json_output_is_one_object_with_the_failure():
+    r = run_engine("check", FIXTURE, "--json")
+    assert r.returncode == 1
+    out = json.loads(r.stdout)
+    assert out["ok"] is False and out["properties"] == len(BUILT_IN)
+    assert out["failure"]["at"] == f"{FIXTURE}:29:1"
+    assert out["failure"]["moves"] == ["press green", "press blue", "press red"]
+    assert out["failure"]["state"] == {"matched": 3, "opened": 0, "presses": 3}
+
+
+def test_check_leaves_no_hypothesis_directory_behind(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "engine", "check", ROOT / "tests" / "fixtures" / "subtle.rules"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------- usage errors ----------------
+
+@pytest.mark.parametrize("expr,expected", [
+    ("rund < 5", "--invariant:1:1: error[unknown-name]: unknown name 'rund'\n  1 | rund < 5\n    | ^^^^\n"
+                 "hint: did you mean 'round'?"),
+    ("round + 1", "--invariant:1:1: error[type-mismatch]: an invariant must be bool, got int\n"
+                  "  1 | round + 1\n    | ^^^^^^^^^"),
+    ("round <", "--invariant:1:8: error[syntax]: expected a name"),
+])
+def test_a_bad_invariant_expression_is_a_usage_error_with_a_caret_not_a_traceback(expr, expected):
+    r = run_engine("check", "rules/nidavellir.rules", "--invariant", expr)
+    assert r.returncode == 2
+    assert r.stderr.startswith(expected), r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_the_second_invariant_is_line_2_of_the_command_line_source():
+    r = run_engine("check", "rules/nidavellir.rules", "--invariant", "round >= 0", "--invariant", "pouch")
+    assert r.returncode == 2
+    assert r.stderr.startswith("--invariant:2:1: error[type-mismatch]: an invariant must be bool, got bag<Coin>\n"
+                               "  2 | pouch\n")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["rules/nidavellir.rules", "--examples", "0"], "error: --examples 0: expected a positive number"),
+    (["rules/nidavellir.rules", "--set", "players=9"], "error: --set players=9: 'players' must be in 2..5"),
+    (["rules/missing.rules"], "error: rules/missing.rules: no such rule file"),
+])
+def test_usage_errors_exit_2_in_one_line(args, message):
+    r = run_engine("check", *args)
+    assert r.returncode == 2
+    assert r.stderr == message + "\n"
+
+
+# ---------------- built-in properties, on tiny games that break them ----------------
+
+class Counter:
+    """Add 1 or 2 to a counter until it reaches 4: a correct one-player game, state (n,)."""
+
+    num_players = 1
+
+    def initial_state(self):
+        return (0,)
+
+    def current_player(self, s):
+        return 0
+
+    def legal_moves(self, s):
+        return () if self.is_terminal(s) else ("add 1", "add 2")
+
+    def chance_outcomes(self, s):
+        return ()
+
+    def apply(self, s, mv):
+        return (s[0] + int(mv[-1]),)
+
+    def is_terminal(self, s):
+        return s[0] >= 4
+
+    def returns(self, s):
+        return (float(s[0]),)
+
+    def evaluate(self, s, heuristic=None):
+        return float(s[0])
+
+    def key(self, s):
+        return tuple(s)
+
+    def describe(self, mv):
+        return mv
+
+
+class ApplyChangesItsInput(Counter):
+    def initial_state(self):
+        return [0]
+
+    def apply(self, s, mv):
+        s[0] += int(mv[-1])
+        return list(s)
+
+
+class CoarseKeys(Counter):
+    def key(self, s):
+        return s[0] // 2  # 0 and 1 share a key but not their next states
+
+
+class MovesAtTheEnd(Counter):
+    def legal_moves(self, s):
+        return ("add 1", "add 2")
+
+
+class NoReturns(Counter):
+    def returns(self, s):
+        return ()
+
+
+class CoinFlips(Counter):
+    """A chance node before every move: heads adds 1, tails adds 2."""
+
+    weights = (0.5, 0.5)
+
+    def current_player(self, s):
+        return CHANCE
+
+    def legal_moves(self, s):
+        return ()
+
+    def chance_outcomes(self, s):
+        return () if self.is_terminal(s) else tuple(zip(("heads 1", "tails 2"), self.weights))
+
+
+class UnfairCoin(CoinFlips):
+    weights = (0.5, 0.6)
+
+
+class ImpossibleOutcome(CoinFlips):
+    weights = (1.0, 0.0)
+
+
+class ApplyFails(Counter):
+    def apply(self, s, mv):
+        if s[0] == 1 and mv == "add 2":
+            raise KeyError("no such move")
+        return super().apply(s, mv)
+
+
+class SameLabelTwice(Counter):
+    def legal_moves(self, s):
+        return () if self.is_terminal(s) else ("add 1", "add 2", "add 2")
+
+
+def check(game, **options):
+    return check_game(game, examples=100, seed=0, **options)
+
+
+def test_a_correct_game_passes_every_built_in_property():
+    r = check(Counter())
+    assert r.failure is None
+    assert r.examples > 0 and r.steps >= 2 * r.examples
+
+
+def test_a_game_whose_apply_changes_its_input_state_is_caught():
+    f = check(ApplyChangesItsInput()).failure
+    assert f.code == "property" and f.span is None
+    assert f.message.startswith("apply changed its input state: applying 'add 1' turned [0] into [1]")
+    assert f.moves == ()
+
+
+def test_a_game_whose_equal_keys_lead_to_different_states_is_caught():
+    f = check(CoarseKeys()).failure
+    assert f.message.startswith("equal keys give different next states")
+    assert f.moves == ("add 1",)
+
+
+def test_a_terminal_state_with_legal_moves_is_caught():
+    f = check(MovesAtTheEnd()).failure
+    assert f.message == "a terminal state has legal moves: expected none, got 2 ('add 1', 'add 2')"
+    assert f.moves == ("add 2", "add 2")
+
+
+def test_a_terminal_state_without_returns_is_caught():
+    f = check(NoReturns()).failure
+    assert f.message == "returns of a terminal state: expected 1 finite number(s), got ()"
+
+
+def test_chance_outcomes_whose_weights_do_not_sum_to_1_are_caught():
+    f = check(UnfairCoin()).failure
+    assert f.message == "chance outcomes' weights sum to 1.1: expected 1 (2 outcome(s))"
+    assert f.moves == ()
+
+
+def test_a_chance_outcome_without_a_positive_weight_is_caught():
+    f = check(ImpossibleOutcome()).failure
+    assert f.message == "chance outcome 'tails 2' has weight 0.0: expected a positive number"
+
+
+def test_hypothesis_picks_chance_outcomes_and_shrinks_through_them():
+    over = SimpleNamespace(span=m.Span("--invariant", 1, 1, 1, 6))
+    r = check(CoinFlips())
+    assert r.failure is None
+    f = check(CoinFlips(), extra_invariants=[(over, lambda s: s[0] != 3)]).failure
+    assert f.code == "invariant" and f.span is over.span
+    assert f.moves == ("heads 1", "tails 2")
+
+
+def test_a_legal_move_that_cannot_be_applied_is_caught():
+    f = check(ApplyFails()).failure
+    assert f.message == "apply of move 'add 2' raised KeyError: 'no such move'"
+    assert f.moves == ("add 1",)
+
+
+def test_two_moves_of_one_state_with_the_same_label_are_caught():
+    f = check(SameLabelTwice()).failure
+    assert f.message == "moves of one state have distinct labels: 'add 2' labels 2 moves"
+    assert f.moves == ()
+
+
+def test_six_built_in_properties_are_checked():
+    assert len(BUILT_IN) == 6
+
+
+def test_the_readme_shows_what_check_prints():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^    \$ python -m engine check (.*)\n((?:    [^$].*\n)+)", readme, re.M)
+    args = re.findall(r'"[^"]*"|\S+', block.group(1))
+    r = run_engine("check", *(a.strip('"') for a in args))
+    assert r.stdout == re.sub(r"^    ", "", block.group(2), flags=re.M)
