@@ -391,11 +391,14 @@ class Checker:
         self.top_level(d.cond, T.BOOL, "an invariant")
 
     def check_ScoreDecl(self, d: m.ScoreDecl):
-        scope = {d.player.name: self.local(d.player, T.PLAYER)} if d.player is not None else {}
-        self.top_level(d.value, T.INT, "a score", scope)
+        self.top_level(d.value, T.INT, "a score", self.player_scope(d.player))
 
-    def check_HeuristicDecl(self, d):
-        self.top_level(d.value, T.INT, "a heuristic")
+    def check_HeuristicDecl(self, d: m.HeuristicDecl):
+        self.top_level(d.value, T.INT, "a heuristic", self.player_scope(d.player))
+
+    def player_scope(self, name: Optional[m.Ident]) -> dict:
+        """The scope binding `for p` of a score or heuristic, if it has one."""
+        return {name.name: self.local(name, T.PLAYER)} if name is not None else {}
 
     def check_Use(self, d):
         pass

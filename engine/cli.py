@@ -1,4 +1,4 @@
-"""The command line: validate and solve rule files."""
+"""The command line: validate, solve and check rule files (search, play and stats: cli_search.py)."""
 from __future__ import annotations
 
 import argparse
@@ -10,8 +10,12 @@ import time
 
 from . import model as m
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
+from .cli_search import add_parsers
 from .lint import unused
-from .load import INVARIANT_SOURCE, command_line_invariants, load_game
+from .plots import check_plot_target, score_histogram
+from .progress import ProgressBar
+from .load import INVARIANT_SOURCE, command_line_predicates, load_game, parse_settings
+from .runtime import plain_number
 from search.solve import solve
 
 
@@ -22,24 +26,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _settings(pairs) -> dict:
-    out = {}
-    for p in pairs or ():
-        if "=" not in p or not p.split("=", 1)[0]:
-            raise UsageError(f"--set {p}: expected NAME=VALUE, e.g. --set players=4")
-        k, v = p.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
-
-
-def _progress_line(text: str):
-    if sys.stderr.isatty():
-        sys.stderr.write("\r" + text + "\x1b[K")
-        sys.stderr.flush()
-
-
 def cmd_validate(args) -> int:
-    settings = _settings(args.set)
+    settings = parse_settings(args.set)
     failed = False
     for path in args.files:
         try:
@@ -94,15 +82,14 @@ def _simulate(game, playouts: int, steps: int) -> list:
 
 
 def cmd_solve(args) -> int:
-    game = load_game(args.file, _settings(args.set))
+    game = load_game(args.file, parse_settings(args.set))
+    if args.plot:
+        check_plot_target(args.plot)
     t0 = time.perf_counter()
-
-    def progress(depth, paths, states):
-        _progress_line(f"depth {depth}: {paths:,} paths, {states:,} distinct states")
-
-    sol = solve(game, max_depth=args.depth, progress=progress)
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
+    bar = ProgressBar(args.depth, "moves deep")
+    sol = solve(game, max_depth=args.depth,
+                progress=lambda depth, paths, states: bar.update(depth, f"{paths:,} paths, {states:,} states"))
+    bar.close()
     seconds = time.perf_counter() - t0
     names = game.player_names
     out = {
@@ -111,16 +98,21 @@ def cmd_solve(args) -> int:
         "distinct_states": sol.distinct_states,
         "terminal_paths": sol.terminal_paths,
         "complete": sol.complete,
-        "value": [_num(v) for v in sol.value],
+        "value": [plain_number(v) for v in sol.value],
         "players": list(names),
-        "best_line": [{"move": "start", "state": game.state_json(game.initial_state())}]
-        + [{"move": game.describe(mv), "state": game.state_json(s)} for mv, s in sol.best_line],
-        "outcomes": [{"returns": [_num(v) for v in r], "paths": n}
+        "best_line": game.line_json(sol.best_line),
+        "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in sorted(sol.outcomes.items(), key=lambda kv: (-kv[1], kv[0]))],
         "seconds": round(seconds, 3),
     }
     if game.num_players == 1:
-        out["best_score"] = _num(sol.value[0])
+        out["best_score"] = plain_number(sol.value[0])
+    if args.plot:
+        scores: dict = {}
+        for r, n in sol.outcomes.items():
+            scores[r[0]] = scores.get(r[0], 0) + n
+        score_histogram(args.plot, scores, f"{game.title}: final scores of {sol.terminal_paths:,} terminal paths"
+                        + (f" ({names[0]})" if game.num_players > 1 else ""))
     if args.json:
         print(json.dumps(out))
         return 0
@@ -128,9 +120,9 @@ def cmd_solve(args) -> int:
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
     if game.num_players == 1:
-        print(f"  best score: {_num(sol.value[0])}")
+        print(f"  best score: {plain_number(sol.value[0])}")
     else:
-        print("  value: " + ", ".join(f"{n} {_num(v)}" for n, v in zip(names, sol.value)))
+        print("  value: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(names, sol.value)))
     print("  best line:")
     for mv, _ in sol.best_line:
         print(f"    {game.describe(mv)}")
@@ -142,17 +134,17 @@ def cmd_check(args) -> int:
     for flag, n in (("--examples", args.examples), ("--steps", args.steps)):
         if n < 1:
             raise UsageError(f"{flag} {n}: expected a positive number")
-    game = load_game(args.file, _settings(args.set))
+    game = load_game(args.file, parse_settings(args.set))
     texts = args.invariant or []
     try:
-        extra = command_line_invariants(game, texts)
+        extra = command_line_predicates(game, texts)
     except RuleErrors as e:  # the expression is an argument: a usage error, shown with a caret
         print(e.render(), file=sys.stderr)
         return 2
+    bar = ProgressBar(args.examples, "examples")
     r = check_game(game, examples=args.examples, seed=args.seed, steps=args.steps, extra_invariants=extra,
-                   progress=lambda n, k: _progress_line(f"{n} examples, {k} moves"))
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
+                   progress=lambda n, k: bar.update(n, f"{k:,} moves"))
+    bar.close()
     f = r.failure
     if args.json:
         out = {"file": args.file, "ok": f is None, "examples": r.examples, "steps": r.steps,
@@ -177,10 +169,6 @@ def cmd_check(args) -> int:
     return 0 if f is None else 1
 
 
-def _num(v: float):
-    return int(v) if float(v).is_integer() else round(v, 4)
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m engine", description="Check, solve and explore board games written as rule files.")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, required=True, metavar="COMMAND")
@@ -195,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
     s.add_argument("--depth", type=int, default=None, help="stop after N moves")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--plot", metavar="FILE.png", help="draw how many terminal paths end with each score")
     s.set_defaults(run=cmd_solve)
     c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")
     c.add_argument("file", metavar="FILE")
@@ -205,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--invariant", action="append", metavar="EXPR", help="one more invariant (repeatable)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(run=cmd_check)
+    add_parsers(sub)
     return p
 
 

@@ -69,7 +69,8 @@ class CompiledGame:
         self._score_slot = checker.syms[id(score.player)].slot if score.player is not None else None
         self._triggers = [(c.expr(d.cond), as_fork(c.block(d.body)), d.once)
                           for d in checker.decls if isinstance(d, m.TriggerDecl)]
-        self.heuristics = {d.name.name: c.expr(d.value) for d in checker.decls if isinstance(d, m.HeuristicDecl)}
+        self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
+                           for d in checker.decls if isinstance(d, m.HeuristicDecl)}
         self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
         env = c.blank_env()
         fields = tuple(c.expr(f.decl.init)(env) for f in checker.fields)
@@ -182,11 +183,19 @@ class CompiledGame:
             out.append(float(self._score(env)))
         return tuple(out)
 
-    def evaluate(self, s, heuristic: Optional[str] = None) -> float:
+    def evaluate(self, s, heuristic: Optional[str] = None, player: Optional[int] = None) -> float:
+        """The heuristic's value of s for `player` (default: the player to move); without
+        a heuristic, that player's returns."""
+        if player is None:
+            player = max(self.current_player(s), 0)
         if heuristic is None:
-            return self.returns(s)[self.current_player(s)]
-        with guard(self._score_span, f"heuristic '{heuristic}'"):
-            return float(self.heuristics[heuristic](self.env(s)))
+            return self.returns(s)[player]
+        fn, slot, span = self.heuristics[heuristic]
+        env = self.env(s)
+        if slot is not None:
+            env[slot] = self.compiler.players[player]
+        with guard(span, f"heuristic '{heuristic}'"):
+            return float(fn(env))
 
     def broken_invariants(self, s) -> list:
         """The invariant declarations that do not hold in state s."""
@@ -210,3 +219,8 @@ class CompiledGame:
         if self.num_players > 1:
             out["to_move"] = self.player_names[s[self.nstate - 2]]
         return out
+
+    def line_json(self, line) -> list:
+        """A line [(move, state), ...] from the initial state, as {"move", "state"} objects."""
+        return [{"move": "start", "state": self.state_json(self._initial)}] + [
+            {"move": self.describe(mv), "state": self.state_json(s)} for mv, s in line]

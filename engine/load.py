@@ -130,13 +130,14 @@ def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
         raise RuleErrors([_too_deep(path)], sources) from None
 
 
-def command_line_invariants(game: CompiledGame, texts) -> list:
-    """Parse, check and compile `--invariant` texts: (declaration, state -> bool) pairs."""
-    # diagnostics point into the texts joined by newlines, as the file INVARIANT_SOURCE
+def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_SOURCE) -> list:
+    """Parse, check and compile boolean expressions given on the command line (`--invariant`,
+    `--filter`) in the scope of a state: (declaration, state -> bool) pairs."""
+    # diagnostics point into the texts joined by newlines, as the file `source`
     decls, errors, line = [], [], 0
     for text in texts:
         try:
-            cond = parse_expr(text, INVARIANT_SOURCE, line_offset=line)
+            cond = parse_expr(text, source, line_offset=line)
         except RuleErrors as e:
             errors.extend(e.diagnostics)
         else:
@@ -148,16 +149,16 @@ def command_line_invariants(game: CompiledGame, texts) -> list:
         for d in decls:
             ck.check_InvariantDecl(d)
     except RecursionError:
-        raise RuleErrors([_too_deep(INVARIANT_SOURCE)], {}) from None
+        raise RuleErrors([_too_deep(source)], {}) from None
     errors.extend(ck.errors[known:])
     del ck.errors[known:]
     if errors:
-        raise RuleErrors(errors, {INVARIANT_SOURCE: "\n".join(texts)})
+        raise RuleErrors(errors, {source: "\n".join(texts)})
     pad = [None] * (ck.nslots - game.nslots)  # slots for names the expressions bind
 
     def predicate(decl, holds):
         def holds_in(s) -> bool:
-            with guard(decl.span, "the invariant"):
+            with guard(decl.span, f"the {source} expression"):
                 return bool(holds(game.env(s) + pad))
         return holds_in
 
@@ -169,3 +170,14 @@ def _too_deep(path: str) -> Diagnostic:
     return Diagnostic("too-deep", "the rules nest too deeply to be checked: deep expressions in defs that "
                       "call each other add up", m.Span(path, 1, 1, 1, 1),
                       "split long expressions with `let`, `const` or `def`")
+
+
+def parse_settings(pairs) -> dict:
+    """`--set NAME=VALUE` arguments as a dict of strings."""
+    out = {}
+    for p in pairs or ():
+        if "=" not in p or not p.split("=", 1)[0]:
+            raise UsageError(f"--set {p}: expected NAME=VALUE, e.g. --set players=4")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out

@@ -468,6 +468,7 @@ class ScoreDecl:
 @node
 class HeuristicDecl:
     name: Ident
+    player: Optional[Ident]
     value: Expr
     note: Optional[str]
     span: Span

@@ -223,7 +223,9 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def heuristic_decl(self, meta, items):
-        return m.HeuristicDecl(self._ident(items[0]), items[1], _n(items), self._span(meta))
+        rest = [i for i in items if not isinstance(i, _Note)]
+        player = self._ident(rest[1]) if len(rest) == 3 else None
+        return m.HeuristicDecl(self._ident(rest[0]), player, rest[-1], _n(items), self._span(meta))
 
     @v_args(meta=True)
     def invariant_decl(self, meta, items):

@@ -248,3 +248,8 @@ def to_json(v):
             return {format_value(k): to_json(x) for k, x in items}
         return [[to_json(k), to_json(x)] for k, x in items]
     return format_value(v)
+
+
+def plain_number(v: float):
+    """A float as printed in output: an int when whole, else rounded to 4 places."""
+    return int(v) if float(v).is_integer() else round(v, 4)

@@ -26,7 +26,8 @@ class Game(Protocol):
 
     def returns(self, s) -> tuple[float, ...]: ...
 
-    def evaluate(self, s, heuristic: str | None = None) -> float: ...
+    def evaluate(self, s, heuristic: str | None = None, player: int | None = None) -> float:
+        """A heuristic's value of s for a player (default: the one to move)."""
 
     def key(self, s) -> Hashable: ...
 

@@ -1,0 +1,198 @@
+"""The search, play and stats commands: the algorithms of search/ on a rule file."""
+from __future__ import annotations
+
+import json
+import random
+import time
+
+from .diagnostics import RuleErrors, UsageError, did_you_mean
+from .load import command_line_predicates, load_game, parse_settings
+from .plots import best_score_curve, check_plot_target
+from .progress import ProgressBar
+from .runtime import plain_number
+from search.agents import ALGORITHMS, LINE_PLANNERS, Options, make_agent, plan
+from search.play import play
+from search.stats import stats
+
+
+def add_parsers(sub):
+    """The three subcommands, on the subparsers of the main parser."""
+    s = sub.add_parser("search", help="plan a line with one search algorithm (one player)")
+    _common(s)
+    s.add_argument("--algo", required=True, choices=ALGORITHMS, metavar="NAME",
+                   help=f"one of {', '.join(ALGORITHMS)}")
+    s.add_argument("--budget", type=int, default=10_000, help="forward-model calls in all (default 10000)")
+    _algorithm_options(s)
+    s.add_argument("--plot", metavar="FILE.png", help="draw the best score against forward-model calls")
+    s.set_defaults(run=cmd_search)
+    p = sub.add_parser("play", help="play whole games between agents; win rates or scores")
+    _common(p)
+    p.add_argument("--agents", required=True, metavar="A[,B...]",
+                   help=f"agents by seat, each one of {', '.join(ALGORITHMS)}, random")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
+    _algorithm_options(p)
+    p.set_defaults(run=cmd_play)
+    t = sub.add_parser("stats", help="legal moves per decision and distinct states by depth")
+    _common(t)
+    t.add_argument("--depth", type=int, default=None, help="deepest depth to report")
+    t.add_argument("--samples", type=int, default=1000,
+                   help="random playouts once a depth is too big to enumerate (default 1000)")
+    t.set_defaults(run=cmd_stats)
+
+
+def _common(p):
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _algorithm_options(p):
+    p.add_argument("--heuristic", metavar="H", help="a heuristic declared in the rule file (default: the first)")
+    p.add_argument("--width", type=int, default=100, help="beam width (default 100)")
+    p.add_argument("--extra", type=int, default=0, help="beam: random survivors per layer (default 0)")
+    p.add_argument("--filter", metavar="EXPR", help="beam: keep only states where EXPR holds")
+    p.add_argument("--depth", type=int, default=None,
+                   help="line length (backtrack, random-walk, beam), rollout depth (mcts, flat-mc; mcts 0: "
+                        "no rollout), horizon (rhea)")
+    p.add_argument("--population", type=int, default=1, help="rhea population (default 1: hill climber)")
+
+
+def _positive(**values):
+    for flag, v in values.items():
+        if v is not None and v < 1:
+            raise UsageError(f"--{flag} {v}: expected a positive number")
+
+
+def _options(args, game) -> Options:
+    """Options for the algorithms from the arguments, checked against the game."""
+    _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population,
+              games=getattr(args, "games", None))
+    if args.depth is not None and args.depth < 0:
+        raise UsageError(f"--depth {args.depth}: expected 0 or more")
+    names = list(game.heuristics)
+    h = args.heuristic
+    if h is None:
+        h = names[0] if names else None
+    elif h not in names:
+        hint = did_you_mean(h, names)
+        raise UsageError(f"--heuristic {h}: the rule file declares "
+                         + (f"no heuristic named '{h}'" + (f"; did you mean '{hint}'?" if hint else
+                            f"; it declares {', '.join(names)}") if names else "no heuristic"))
+    keep = None
+    if args.filter:
+        (_, keep), = command_line_predicates(game, [args.filter], "--filter")
+    return Options(heuristic=h, width=args.width, extra=args.extra, keep=keep, depth=args.depth,
+                   population=args.population)
+
+
+def _load(args):
+    game = load_game(args.file, parse_settings(args.set))
+    try:
+        opts = _options(args, game) if hasattr(args, "width") else None
+    except RuleErrors as e:  # the --filter expression is an argument: a usage error, shown with a caret
+        raise UsageError("--filter: the expression has errors\n" + e.render()) from None
+    return game, opts
+
+
+def cmd_search(args) -> int:
+    game, opts = _load(args)
+    if game.num_players != 1:
+        raise UsageError(f"search plans a line for one player; {args.file} has {game.num_players} players "
+                         "(use play)")
+    if args.plot:
+        check_plot_target(args.plot)
+    bar = ProgressBar(args.budget, "calls")
+    t0 = time.perf_counter()
+    r = plan(game, game.initial_state(), args.algo, budget=args.budget, rng=random.Random(args.seed), opts=opts,
+             progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {plain_number(best)}"))
+    bar.close()
+    seconds = time.perf_counter() - t0
+    out = {
+        "game": game.title, "algo": args.algo, "seed": args.seed, "budget": args.budget,
+        "heuristic": opts.heuristic,
+        "best_score": None if r.best_score is None else plain_number(r.best_score),
+        "best_line": game.line_json(r.best_line),
+        "fm_calls": r.fm_calls, "iterations": r.iterations, "first_best_at": r.first_best_at,
+        "seconds": round(seconds, 3),
+    }
+    if args.plot:
+        best_score_curve(args.plot, r.improvements, r.fm_calls, f"{game.title}: {args.algo}, seed {args.seed}")
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    kind = "one run" if args.algo in LINE_PLANNERS else "move by move"
+    print(f"{game.title}: {args.algo} ({kind}), {r.fm_calls:,} forward-model calls, "
+          f"{r.iterations:,} iterations, {seconds:.2f} s")
+    if r.best_score is None:
+        print("  no line reached the end of the game within the budget")
+        return 0
+    print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
+    print("  best line:")
+    for mv, _ in r.best_line:
+        print(f"    {game.describe(mv)}")
+    return 0
+
+
+def cmd_play(args) -> int:
+    game, opts = _load(args)
+    names = [a.strip() for a in args.agents.split(",")]
+    try:
+        agents = [(n, make_agent(n, opts)) for n in names]
+    except ValueError as e:
+        raise UsageError(f"--agents {args.agents}: {e}") from None
+    if len(agents) > game.num_players:
+        raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {game.num_players} seat(s)")
+    bar = ProgressBar(args.games, "games")
+    t0 = time.perf_counter()
+    tallies = play(game, agents, games=args.games, budget=args.budget, rng=random.Random(args.seed),
+                   progress=lambda done, total: bar.update(done))
+    bar.close()
+    seconds = time.perf_counter() - t0
+    several = game.num_players > 1
+    rows = [{"name": t.name, "games": t.games,
+             "wins": t.wins if several else None, "draws": t.draws if several else None,
+             "losses": t.losses if several else None,
+             "mean": round(t.mean, 4), "stderr": round(t.stderr, 4),
+             "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores))} for t in tallies]
+    if args.json:
+        print(json.dumps({"game": game.title, "games": args.games, "budget": args.budget, "seed": args.seed,
+                          "seconds": round(seconds, 3), "agents": rows}))
+        return 0
+    print(f"{game.title}: {args.games} games, {args.budget:,} forward-model calls per decision, "
+          f"seed {args.seed}, {seconds:.1f} s")
+    if several:
+        print(f"  {'agent':<12} {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  {'win rate':<15} mean score")
+        for t in tallies:
+            print(f"  {t.name:<12} {t.games:>6} {t.wins:>6} {t.draws:>6} {t.losses:>6}  "
+                  f"{t.win_rate:.2f} ({t.win_rate_stderr:.2f})    {t.mean:.2f} ({t.stderr:.2f})")
+    else:
+        print(f"  {'agent':<12} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
+        for t, row in zip(tallies, rows):
+            print(f"  {t.name:<12} {t.games:>6}  {t.mean:7.2f} ({t.stderr:.2f})  {row['min']:>6} {row['max']:>6}")
+    return 0
+
+
+def cmd_stats(args) -> int:
+    game, _ = _load(args)
+    _positive(samples=args.samples)
+    bar = ProgressBar(None, "depths")
+    rows = stats(game, rng=random.Random(args.seed), depth=args.depth, samples=args.samples,
+                 progress=lambda d, n: bar.update(d, f"{n:,} states at depth {d}"))
+    bar.close()
+    if args.json:
+        print(json.dumps({"game": game.title, "depths": [
+            {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions,
+             "moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max,
+             "ended": r.ended} for r in rows]}))
+        return 0
+    print(f"{game.title}: legal moves per decision and distinct states by depth")
+    print(f"  {'depth':>5} {'states':>12} {'decisions':>10} {'moves min':>10} {'mean':>8} {'max':>6} {'ended':>8}")
+    for r in rows:
+        mark = " " if r.exact else "~"
+        print(f"  {r.depth:>5} {mark}{r.states:>11,} {r.decisions:>10,} {r.moves_min:>10} "
+              f"{r.moves_mean:>8.2f} {r.moves_max:>6} {r.ended:>8,}")
+    if not all(r.exact for r in rows):
+        print(f"  ~ sampled from {args.samples:,} random playouts: states seen, a lower bound")
+    return 0

@@ -1,0 +1,112 @@
+"""Every algorithm by its command-line name, as an agent that decides one move with a budget."""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import attrs
+
+from .backtrack import backtrack
+from .beam import beam
+from .budget import Budgeted, Result, rollout
+from .flat_mc import flat_mc
+from .max_score import max_score
+from .mcts import mcts
+from .osla import osla
+from .random_walk import random_walk
+from .rhea import rhea
+
+Agent = Callable[..., Result]
+"""agent(game, state, *, budget, rng, memory=None, progress=None, observers=()) -> Result;
+result.move is its decision and result.memory goes to its next decision."""
+
+LINE_PLANNERS = ("backtrack", "random-walk", "beam", "max-score", "mcts")
+"""Algorithms that plan a whole line from one start in one run (the rest decide move by move)."""
+
+ALGORITHMS = LINE_PLANNERS + ("osla", "flat-mc", "rhea")
+
+MEMORY = {"mcts": "reuse", "rhea": "shifted"}
+"""The option through which an algorithm gets its previous decision's `memory`."""
+
+
+@attrs.frozen
+class Options:
+    """Command-line options, each passed to the algorithms that take it."""
+
+    heuristic: Optional[str] = None
+    width: int = 100  # beam
+    extra: int = 0  # beam: random survivors
+    keep: Optional[Callable] = None  # beam: state filter
+    depth: Optional[int] = None  # line length (backtrack, random-walk, beam), rollout depth, rhea horizon
+    population: int = 1  # rhea
+    c: Optional[float] = None  # mcts exploration constant
+
+
+ENTRIES = {"backtrack": backtrack, "random-walk": random_walk, "beam": beam, "max-score": max_score,
+           "mcts": mcts, "osla": osla, "flat-mc": flat_mc, "rhea": rhea}
+
+
+def _options(name: str, opts: Options) -> dict:
+    """The keyword options algorithm `name` takes from opts."""
+    h, d = opts.heuristic, opts.depth
+    return {
+        "backtrack": {"max_depth": d},
+        "random-walk": {"max_depth": d},
+        "beam": {"width": opts.width, "heuristic": h, "extra": opts.extra, "keep": opts.keep, "max_depth": d},
+        "max-score": {"heuristic": h},
+        "mcts": {"heuristic": h, "rollout_depth": d, **({"c": opts.c} if opts.c is not None else {})},
+        "osla": {"heuristic": h},
+        "flat-mc": {"heuristic": h, "rollout_depth": 20 if d is None else d},
+        "rhea": {"heuristic": h, "population": opts.population, "horizon": 20 if d is None else d},
+    }[name]
+
+
+def _random(game, state, *, budget, rng, memory=None, progress=None, observers=()) -> Result:
+    """The random agent: a legal move drawn uniformly, no forward-model calls."""
+    return Result(rng.choice(game.legal_moves(state)), (), None, 0, 0, 0, ())
+
+
+def make_agent(name: str, opts: Options = Options()) -> Agent:
+    """The agent of algorithm `name` ('random' too) with the options that apply to it."""
+    if name == "random":
+        return _random
+    if name not in ENTRIES:
+        raise ValueError(f"no algorithm named '{name}'; expected one of {', '.join(ALGORITHMS)}, random")
+    fn, kw = ENTRIES[name], _options(name, opts)
+
+    def agent(game, state, *, budget, rng, memory=None, progress=None, observers=()) -> Result:
+        mem = {MEMORY[name]: memory} if name in MEMORY and memory is not None else {}
+        return fn(game, state, budget=budget, rng=rng, progress=progress, observers=observers, **kw, **mem)
+
+    return agent
+
+
+def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(), progress=None) -> Result:
+    """The best line from state: one run of a line planner, or, for agents that decide move
+    by move, their decisions played out, each with an equal share of the budget left
+    (the length of the game estimated by one random line first)."""
+    agent = make_agent(name, opts)
+    if name in LINE_PLANNERS:
+        return agent(game, state, budget=budget, rng=rng, progress=progress)
+    fm = Budgeted(game, state, budget, progress=progress)
+    length = len(_probe(fm, state, rng))
+    s, line, memory = state, [], None
+    while not fm.ended(s):
+        if fm.is_chance(s):
+            m, s = fm.sample_chance(s, rng)
+        else:
+            share = max(1, (budget - fm.calls) // max(1, length - len(line)))
+            r = agent(game, s, budget=share, rng=rng, memory=memory)
+            fm.adopt(line, r)
+            memory = r.memory
+            m = r.move
+            s = fm.apply(s, m)
+        line.append((m, s))
+    fm.finish(line, s)
+    return fm.result()
+
+
+def _probe(fm: Budgeted, state, rng) -> list:
+    line: list = []
+    rollout(fm, state, rng, line)
+    return line
+

@@ -1,0 +1,42 @@
+"""Backtracking: depth-first over every line, one explicit stack (seed 003)."""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from .budget import Budgeted, Observer, Progress, Result
+
+
+def backtrack(game, state, *, budget: Optional[int] = None, rng=None, max_depth: Optional[int] = None,
+              observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
+    """Visit every line from state depth first (children in move order, chance outcomes too).
+
+    Observers see each state when it is first entered, the start state included,
+    so they see the tree in pre-order. `rng` is accepted for a uniform signature;
+    the order is deterministic.
+    """
+    fm = Budgeted(game, state, budget, observers=observers, progress=progress)
+    for o in fm.observers:
+        o(state)
+    stack = [(state, iter(fm.options(state)))]
+    line: list = []
+    if fm.ended(state):
+        fm.finish(line, state)
+    while stack and not fm.spent:
+        s, children = stack[-1]
+        nxt = next(children, None) if max_depth is None or len(line) < max_depth else None
+        if nxt is None:
+            stack.pop()
+            if line:
+                line.pop()
+            continue
+        m = nxt
+        t = fm.apply(s, m)
+        line.append((m, t))
+        if fm.ended(t):
+            fm.iterations += 1
+            fm.finish(line, t)
+            line.pop()
+            continue
+        stack.append((t, iter(fm.options(t))))
+    return fm.result()
+

@@ -1,0 +1,47 @@
+"""Greedy beam search: expand a layer, keep the best `width` states by a heuristic (seed 000)."""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Optional
+
+from .budget import Budgeted, Observer, Progress, Result
+
+
+def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristic: Optional[str] = None,
+         extra: int = 0, keep: Optional[Callable[[object], bool]] = None, max_depth: Optional[int] = None,
+         observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
+    """Layer by layer: all successors of the beam, equal states merged (by game.key), states
+    failing `keep` dropped, the `width` best by the heuristic kept plus `extra` others drawn
+    at random with rng (seed 000's survivors). Ended lines are recorded, not expanded."""
+    fm = Budgeted(game, state, budget, observers=observers, progress=progress)
+    p = fm.player
+    layer = [(state, ())]  # (state, line from the start)
+    if fm.ended(state):
+        fm.finish((), state)
+        layer = []
+    depth = 0
+    while layer and not fm.spent and (max_depth is None or depth < max_depth):
+        depth += 1
+        fm.iterations += 1
+        seen: dict = {}
+        for s, line in layer:
+            if fm.spent:
+                break
+            for m in fm.options(s):
+                t = fm.apply(s, m)
+                k = game.key(t)
+                if k in seen:
+                    continue
+                path = line + ((m, t),)
+                if fm.ended(t):
+                    fm.finish(path, t)
+                    seen[k] = None
+                    continue
+                seen[k] = (t, path)
+        ranked = [x for x in seen.values() if x is not None and (keep is None or keep(x[0]))]
+        ranked.sort(key=lambda x: fm.values(x[0], heuristic)[p], reverse=True)
+        layer = ranked[:width]
+        rest = ranked[width:]
+        if extra and rest:
+            layer += rng.sample(rest, min(extra, len(rest)))
+    return fm.result()
+

@@ -1,0 +1,186 @@
+"""A forward model with a budget: counts calls, tells observers, keeps the best line seen.
+
+Every algorithm in `search/` reaches the game only through `Budgeted`, so
+budgets compare across algorithms and machines (forward-model calls, as in the
+Tribes paper: each `legal_moves` and each `apply` counts one).
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Optional, Sequence
+
+import attrs
+
+from .protocol import CHANCE, Game
+
+Observer = Callable[[object], None]
+"""Sees each state an algorithm visits (seed-003 style traversal observers)."""
+
+Progress = Callable[[int, Optional[float]], None]
+"""Told (forward-model calls so far, best score so far) every PROGRESS_EVERY calls."""
+
+PROGRESS_EVERY = 2000
+
+
+@attrs.frozen
+class Result:
+    """What one run of a search algorithm from a state found."""
+
+    move: object  # the move the algorithm recommends at the start state (None when there is none)
+    best_line: tuple  # ((move, state), ...) of the best finished line seen, from the start state
+    best_score: Optional[float]  # the searching player's return at the end of best_line
+    fm_calls: int
+    iterations: int
+    first_best_at: int  # forward-model calls spent when best_score was first reached
+    improvements: tuple  # ((fm_calls, score), ...) each time the best score rose
+    memory: object = None  # what the algorithm hands its next decision (rhea's shift buffer)
+
+
+class Budgeted:
+    """The game seen through a budget of forward-model calls."""
+
+    def __init__(self, game: Game, start, budget: Optional[int], *,
+                 observers: Iterable[Observer] = (), progress: Optional[Progress] = None):
+        self.game = game
+        self.budget = budget
+        self.player = player_at(game, start)  # whose returns make a line best
+        self.observers = tuple(observers)
+        self.progress = progress
+        self.calls = 0
+        self.iterations = 0
+        self.best_score: Optional[float] = None
+        self.best_line: tuple = ()
+        self.first_best_at = 0
+        self.improvements: list = []
+        self._next_report = PROGRESS_EVERY
+
+    @property
+    def spent(self) -> bool:
+        return self.budget is not None and self.calls >= self.budget
+
+    def charge(self):
+        """Count one forward-model call."""
+        self.calls += 1
+        if self.progress is not None and self.calls >= self._next_report:
+            self._next_report += PROGRESS_EVERY
+            self.progress(self.calls, self.best_score)
+
+    def moves(self, s) -> Sequence:
+        """Legal moves of s (one call); () at a terminal state."""
+        self.charge()
+        return self.game.legal_moves(s)
+
+    def options(self, s) -> Sequence:
+        """The ways on from s: its legal moves, or its chance outcomes (without weights)."""
+        if self.is_chance(s):
+            return [m for m, _ in self.game.chance_outcomes(s)]
+        return self.moves(s)
+
+    def apply(self, s, m):
+        """The state after move m (one call); observers see it."""
+        self.charge()
+        t = self.game.apply(s, m)
+        for o in self.observers:
+            o(t)
+        return t
+
+    def sample_chance(self, s, rng):
+        """A chance outcome of s drawn by its weight, and the state it leads to."""
+        m = sample_outcome(self.game, s, rng)
+        return m, self.apply(s, m)
+
+    def is_chance(self, s) -> bool:
+        return self.game.current_player(s) == CHANCE
+
+    def ended(self, s) -> bool:
+        """Terminal, or a dead end without legal moves (which also ends a line)."""
+        return self.game.is_terminal(s) or (not self.is_chance(s) and not self.game.legal_moves(s))
+
+    def values(self, s, heuristic: Optional[str] = None) -> tuple:
+        """Value of s for every player: the returns at an end, else the heuristic (or returns)."""
+        g = self.game
+        if heuristic is None or g.is_terminal(s):
+            return tuple(g.returns(s))
+        return tuple(g.evaluate(s, heuristic, p) for p in range(g.num_players))
+
+    def finish(self, line: Sequence, s) -> float:
+        """Record a line that ended at s; returns the searching player's return there."""
+        score = self.game.returns(s)[self.player]
+        if self.best_score is None or score > self.best_score:
+            self.best_score = score
+            self.best_line = tuple(line)
+            self.first_best_at = self.calls
+            self.improvements.append((self.calls, score))
+        return score
+
+    def adopt(self, prefix: Sequence, r: Result):
+        """Account for a sub-run r made after the moves of prefix: its calls and its best line."""
+        if r.best_score is not None and (self.best_score is None or r.best_score > self.best_score):
+            self.best_score = r.best_score
+            self.best_line = tuple(prefix) + r.best_line
+            self.first_best_at = self.calls + r.first_best_at
+            self.improvements.append((self.first_best_at, r.best_score))
+        self.calls += r.fm_calls
+        self.iterations += r.iterations
+
+    def result(self, move=None, memory=None) -> Result:
+        """The run's result; the move defaults to the first move of the best line."""
+        if move is None and self.best_line:
+            move = self.best_line[0][0]
+        return Result(move, self.best_line, self.best_score, self.calls, self.iterations,
+                      self.first_best_at, tuple(self.improvements), memory)
+
+
+def player_at(game: Game, s) -> int:
+    """The player deciding at s (player 0 at a chance node)."""
+    p = game.current_player(s)
+    return p if p >= 0 else 0
+
+
+def rollout(fm: Budgeted, s, rng, line: list, depth: Optional[int] = None):
+    """Random moves (chance by weight) from s until an end or `depth` moves; appends to line.
+
+    Returns the last state; a line that ends is recorded with fm.finish.
+    """
+    steps = 0
+    while (depth is None or steps < depth) and not fm.game.is_terminal(s):
+        if fm.is_chance(s):
+            m, s = fm.sample_chance(s, rng)
+        else:
+            moves = fm.moves(s)
+            if not moves:
+                break
+            m = rng.choice(moves)
+            s = fm.apply(s, m)
+        line.append((m, s))
+        steps += 1
+    if fm.ended(s):
+        fm.finish(line, s)
+    return s
+
+
+def argmax(items: Sequence, key: Callable, rng) -> object:
+    """The item with the highest key, ties broken uniformly at random."""
+    best, best_key = [], None
+    for x in items:
+        k = key(x)
+        if best_key is None or k > best_key:
+            best, best_key = [x], k
+        elif k == best_key:
+            best.append(x)
+    return rng.choice(best) if best else None
+
+
+def draw(weights: Sequence[float], rng) -> int:
+    """An index drawn with probability proportional to its (positive) weight."""
+    x = rng.random() * sum(weights)
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0:
+            return i
+    return len(weights) - 1
+
+
+def sample_outcome(game: Game, s, rng):
+    """A chance outcome of s drawn by its weight."""
+    outcomes = game.chance_outcomes(s)
+    return outcomes[draw([w for _, w in outcomes], rng)][0]

@@ -1,0 +1,72 @@
+"""Max-score tree search (seed 001): children sampled by the best score seen below them."""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from .budget import Budgeted, Observer, Progress, Result, draw
+
+
+class _Node:
+    __slots__ = ("state", "best", "children", "done")
+
+    def __init__(self, state, best: float):
+        self.state = state
+        self.best = best  # the heuristic of the state until a line below it ends
+        self.children: Optional[list] = None  # [(move, node, chance weight)] once expanded
+        self.done = False  # every line below has been seen
+
+
+def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
+              observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
+    """Descend from state to an end, expanding every child of each node reached and
+    sampling one with weight proportional to its best score (shifted to be positive);
+    then raise the best score of every node on the line to the score at its end.
+
+    Two additions to seed 001: equal states (by game.key) share one node, and a node
+    whose lines have all been seen is no longer sampled, so the search stops, with
+    the optimum, once every line from state has been seen.
+    """
+    fm = Budgeted(game, state, budget, observers=observers, progress=progress)
+    p = fm.player
+    nodes: dict = {}
+
+    def node_of(s) -> _Node:
+        k = game.key(s)
+        n = nodes.get(k)
+        if n is None:
+            n = nodes[k] = _Node(s, fm.values(s, heuristic)[p])
+        return n
+
+    root = node_of(state)
+    while not fm.spent and not root.done:
+        fm.iterations += 1
+        node, path, line = root, [root], []
+        on_path = {id(root)}
+        while not fm.ended(node.state):
+            if node.children is None:
+                weights = dict(fm.game.chance_outcomes(node.state)) if fm.is_chance(node.state) else {}
+                node.children = [(m, node_of(fm.apply(node.state, m)), weights.get(m))
+                                 for m in fm.options(node.state)]
+            open_ = [c for c in node.children if not c[1].done and id(c[1]) not in on_path]
+            if not open_:
+                break
+            m, node, _ = open_[draw(_weights(open_), rng)]
+            path.append(node)
+            on_path.add(id(node))
+            line.append((m, node.state))
+        score = fm.finish(line, node.state) if fm.ended(node.state) else fm.values(node.state, heuristic)[p]
+        node.done = True
+        for x in reversed(path):
+            x.best = max(x.best, score)
+            if x.children is not None and all(c[1].done for c in x.children):
+                x.done = True
+    return fm.result()
+
+
+def _weights(children: list) -> list:
+    """Chance weights at a chance node; else best scores, shifted up to be positive."""
+    if children[0][2] is not None:
+        return [w for _, _, w in children]
+    low = min(ch.best for _, ch, _ in children)
+    shift = 1 - low if low <= 0 else 0
+    return [ch.best + shift for _, ch, _ in children]
