@@ -15,7 +15,7 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     p = fm.player
     layer = [(state, ())]  # (state, line from the start)
-    if fm.ended(state):
+    if game.is_terminal(state):
         fm.finish((), state)
         layer = []
     depth = 0
@@ -26,13 +26,16 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
         for s, line in layer:
             if fm.spent:
                 break
-            for m in fm.options(s):
+            options = fm.options(s)
+            if not options:  # a dead end ends its line
+                fm.finish(line, s)
+            for m in options:
                 t = fm.apply(s, m)
                 k = game.key(t)
                 if k in seen:
                     continue
                 path = line + ((m, t),)
-                if fm.ended(t):
+                if game.is_terminal(t):
                     fm.finish(path, t)
                     seen[k] = None
                     continue

@@ -52,6 +52,7 @@ class Budgeted:
         self.first_best_at = 0
         self.improvements: list = []
         self._next_report = PROGRESS_EVERY
+        self._last: Optional[tuple] = None  # (state, its legal moves) of the latest fetch
 
     @property
     def spent(self) -> bool:
@@ -65,9 +66,13 @@ class Budgeted:
             self.progress(self.calls, self.best_score)
 
     def moves(self, s) -> Sequence:
-        """Legal moves of s (one call); () at a terminal state."""
+        """Legal moves of s (one call, unless they were just fetched for the same s)."""
+        if self._last is not None and self._last[0] is s:
+            return self._last[1]
         self.charge()
-        return self.game.legal_moves(s)
+        moves = self.game.legal_moves(s)
+        self._last = (s, moves)
+        return moves
 
     def options(self, s) -> Sequence:
         """The ways on from s: its legal moves, or its chance outcomes (without weights)."""
@@ -93,7 +98,9 @@ class Budgeted:
 
     def ended(self, s) -> bool:
         """Terminal, or a dead end without legal moves (which also ends a line)."""
-        return self.game.is_terminal(s) or (not self.is_chance(s) and not self.game.legal_moves(s))
+        if self.game.is_terminal(s):
+            return True
+        return not self.is_chance(s) and not self.moves(s)
 
     def values(self, s, heuristic: Optional[str] = None) -> tuple:
         """Value of s for every player: the returns at an end, else the heuristic (or returns)."""

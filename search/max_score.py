@@ -7,10 +7,11 @@ from .budget import Budgeted, Observer, Progress, Result, draw
 
 
 class _Node:
-    __slots__ = ("state", "best", "children", "done")
+    __slots__ = ("state", "ended", "best", "children", "done")
 
-    def __init__(self, state, best: float):
+    def __init__(self, state, ended: bool, best: float):
         self.state = state
+        self.ended = ended
         self.best = best  # the heuristic of the state until a line below it ends
         self.children: Optional[list] = None  # [(move, node, chance weight)] once expanded
         self.done = False  # every line below has been seen
@@ -34,7 +35,7 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
         k = game.key(s)
         n = nodes.get(k)
         if n is None:
-            n = nodes[k] = _Node(s, fm.values(s, heuristic)[p])
+            n = nodes[k] = _Node(s, fm.ended(s), fm.values(s, heuristic)[p])
         return n
 
     root = node_of(state)
@@ -42,7 +43,7 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
         fm.iterations += 1
         node, path, line = root, [root], []
         on_path = {id(root)}
-        while not fm.ended(node.state):
+        while not node.ended:
             if node.children is None:
                 weights = dict(fm.game.chance_outcomes(node.state)) if fm.is_chance(node.state) else {}
                 node.children = [(m, node_of(fm.apply(node.state, m)), weights.get(m))
@@ -54,7 +55,7 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
             path.append(node)
             on_path.add(id(node))
             line.append((m, node.state))
-        score = fm.finish(line, node.state) if fm.ended(node.state) else fm.values(node.state, heuristic)[p]
+        score = fm.finish(line, node.state) if node.ended else fm.values(node.state, heuristic)[p]
         node.done = True
         for x in reversed(path):
             x.best = max(x.best, score)

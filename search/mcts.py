@@ -8,7 +8,8 @@ from .budget import Budgeted, Observer, Progress, Result, draw, rollout
 
 
 class _Node:
-    __slots__ = ("state", "player", "options", "weights", "children", "untried", "n", "w", "exact")
+    __slots__ = ("state", "player", "options", "labels", "weights", "children", "untried", "n", "w", "exact",
+                 "amaf")
 
     def __init__(self, fm: Budgeted, state, rng):
         self.state = state
@@ -24,9 +25,11 @@ class _Node:
             self.options, self.weights = [m for m, _ in outcomes], [p for _, p in outcomes]
         else:
             self.options, self.weights = list(fm.moves(state)), None
+        self.labels = [fm.game.describe(m) for m in self.options]
         self.children: list = [None] * len(self.options)
         self.untried = list(range(len(self.options)))
         rng.shuffle(self.untried)
+        self.amaf: dict = {}  # label -> [n, w per player]: the label played later by this node's mover
 
     def solve(self) -> bool:
         """Mark the node exact when every child is: the mover's best child, or the chance mean."""
@@ -41,7 +44,7 @@ class _Node:
 
 
 def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_depth: Optional[int] = None,
-         heuristic: Optional[str] = None, reuse=None, observers: Iterable[Observer] = (),
+         heuristic: Optional[str] = None, rave: float = 200.0, reuse=None, observers: Iterable[Observer] = (),
          progress: Optional[Progress] = None) -> Result:
     """UCT from state until the budget is spent; the move is the root's most visited child.
 
@@ -54,17 +57,29 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     child for its mover, the weighted mean at chance), and selection stops at exact
     nodes, so the budget goes where the outcome is still open; a solved root ends
     the search early. The tree keeps its states, so walking down it is free; an
-    iteration that only revisits stored states counts one call. `reuse` is the
-    `memory` of an earlier result: its tree is searched for this state and, when
-    found a few moves down, grown further instead of starting afresh.
+    iteration that only revisits stored states counts one call. Equal states (by
+    game.key) share one node, so the tree is a graph and what is learnt about a
+    state serves every line that reaches it. `reuse` is the `memory` of an earlier
+    result (its node table): a decision a few moves later goes on growing it.
+
+    Two enhancements, both generic: with `rave` > 0 (RAVE, Gelly and Silver), a
+    child's mean is blended with the mean of every simulation in which its mover
+    played the same move label later on (all moves as first), which matters while
+    the child has few visits; and with several players a child known to end the
+    game with the highest value seen so far for its mover is always chosen (a
+    decisive move), so the values above it show what happens under that threat.
     """
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
-    root = _find(reuse, game.key(state), game) or _Node(fm, state, rng)
+    table: dict = reuse if isinstance(reuse, dict) else {}  # game.key -> node: equal states share a node
+    root = table.get(game.key(state))
+    if root is None:
+        root = table[game.key(state)] = _Node(fm, state, rng)
     if not root.options:
         if fm.ended(state):
             fm.finish((), state)
-        return fm.result(memory=root)
+        return fm.result(memory=table)
     lo, hi = math.inf, -math.inf
+    several = game.num_players > 1
     while not fm.spent and root.exact is None:
         fm.iterations += 1
         calls = fm.calls
@@ -72,14 +87,23 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
         while node.options and node.exact is None:
             if node.weights is not None:
                 i = draw(node.weights, rng)
+            elif several and (i := _decisive(node, hi)) is not None:
+                pass
             elif node.untried:
-                i = node.untried.pop()
+                i = _untried(node, rave, lo, hi)
             else:
-                i = _uct(node, c, lo, hi)
+                i = _uct(node, c, lo, hi, rave)
             child = node.children[i]
             fresh = child is None
             if fresh:
-                child = node.children[i] = _Node(fm, fm.apply(node.state, node.options[i]), rng)
+                nxt = fm.apply(node.state, node.options[i])
+                child = table.get(game.key(nxt))
+                fresh = child is None
+                if fresh:
+                    child = table[game.key(nxt)] = _Node(fm, nxt, rng)
+                node.children[i] = child
+            if child in path:  # a cycle: evaluate from here
+                break
             line.append((node.options[i], child.state))
             path.append(child)
             node = child
@@ -102,7 +126,9 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
         for x in reversed(path[:-1]):
             if not x.solve():
                 break
-    return fm.result(root.options[_choice(root)], memory=root)
+        if rave:
+            _amaf_update(fm.game, path, line, v)
+    return fm.result(root.options[_choice(root)], memory=table)
 
 
 def _choice(root: _Node) -> int:
@@ -114,27 +140,63 @@ def _choice(root: _Node) -> int:
     return max(kids, key=lambda x: (x[1].n, x[1].w[p] / x[1].n if x[1].n else -math.inf))[0]
 
 
-def _uct(node: _Node, c: float, lo: float, hi: float) -> int:
-    """The child index with the highest UCB1 score for the player to move."""
+def _uct(node: _Node, c: float, lo: float, hi: float, rave: float) -> int:
+    """The child index with the highest UCB1 score for the player to move; with rave > 0 the
+    mean is blended with the label's all-moves-as-first mean, weight sqrt(rave / (3n + rave))."""
     span = hi - lo if hi > lo else 1.0
     log_n = math.log(node.n)
+    p = node.player
     best, best_u = 0, -math.inf
     for i, ch in enumerate(node.children):
-        mean = ch.exact[node.player] if ch.exact is not None else ch.w[node.player] / ch.n
-        u = (mean - lo) / span + c * math.sqrt(log_n / ch.n)
+        mean = (ch.w[p] / ch.n - lo) / span
+        if ch.exact is not None:
+            mean = (ch.exact[p] - lo) / span
+        elif rave and node.labels[i] in node.amaf:
+            an, aw = node.amaf[node.labels[i]]
+            beta = math.sqrt(rave / (3 * ch.n + rave))
+            mean = (1 - beta) * mean + beta * (aw[p] / an - lo) / span
+        u = mean + c * math.sqrt(log_n / ch.n)
         if u > best_u:
             best, best_u = i, u
     return best
 
 
-def _find(tree: Optional[_Node], key, game, depth: int = 4) -> Optional[_Node]:
-    """The node of tree whose state has this key, at most `depth` moves down."""
-    layer = [tree] if isinstance(tree, _Node) else []
-    for _ in range(depth + 1):
-        for x in layer:
-            if game.key(x.state) == key:
-                return x
-        layer = [ch for x in layer for ch in x.children if ch is not None]
-        if len(layer) > 10_000:  # not worth a long search: start afresh
-            break
+def _decisive(node: _Node, hi: float) -> Optional[int]:
+    """A child known to end the game with the highest value seen so far for its mover."""
+    for i, ch in enumerate(node.children):
+        if ch is not None and not ch.options and ch.exact[node.player] >= hi:
+            return i
     return None
+
+
+def _untried(node: _Node, rave: float, lo: float, hi: float) -> int:
+    """The next child to expand: at random, or with rave the untried label with the best AMAF mean."""
+    if rave and node.amaf:
+        p = node.player
+
+        def amaf_mean(i):
+            a = node.amaf.get(node.labels[i])
+            return a[1][p] / a[0] if a else -math.inf
+
+        j = max(range(len(node.untried)), key=lambda j: amaf_mean(node.untried[j]))
+        node.untried[j], node.untried[-1] = node.untried[-1], node.untried[j]
+    return node.untried.pop()
+
+
+def _amaf_update(game, path: list, line: list, v):
+    """All moves as first: credit v to each node for every label its mover played later on."""
+    movers = [game.current_player(path[0].state)] + [game.current_player(s) for _, s in line[:-1]]
+    labels = [game.describe(m) for m, _ in line]
+    for i, x in enumerate(path[:-1]):
+        seen = set()
+        for j in range(i, len(line)):
+            label = labels[j]
+            if movers[j] != x.player or label in seen:
+                continue
+            seen.add(label)
+            a = x.amaf.get(label)
+            if a is None:
+                a = x.amaf[label] = [0, [0.0] * len(v)]
+            a[0] += 1
+            for q, vq in enumerate(v):
+                a[1][q] += vq

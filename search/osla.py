@@ -18,7 +18,7 @@ def osla(game, state, *, rng, budget: Optional[int] = None, heuristic: Optional[
     scored = []
     for m in fm.moves(state):
         t = fm.apply(state, m)
-        if fm.ended(t):
+        if game.is_terminal(t):
             fm.finish(((m, t),), t)
         scored.append((m, fm.values(t, heuristic)[fm.player]))
     return fm.result(argmax(scored, lambda x: x[1], rng)[0])

@@ -10,9 +10,10 @@ def random_walk(game, state, *, budget: int, rng, max_depth: Optional[int] = Non
                 observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
     """Walk at random to an end (chance outcomes by weight), record the line, start again."""
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
-    while True:
+    if fm.ended(state):
+        fm.finish((), state)
+        return fm.result()
+    while not fm.spent:
         rollout(fm, state, rng, [], max_depth)
         fm.iterations += 1
-        if fm.spent or fm.ended(state):
-            break
     return fm.result()
