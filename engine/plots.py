@@ -7,16 +7,16 @@ from .diagnostics import UsageError
 
 
 def check_plot_target(path: str):
-    """Fail before a long run, not after it: matplotlib must be there and path must be new."""
+    """Fail before a long run, not after it: the path must be new, and matplotlib there."""
+    if not path.lower().endswith((".png", ".svg", ".pdf")):
+        raise UsageError(f"--plot {path}: expected a file name ending in .png, .svg or .pdf")
+    if os.path.exists(path):
+        raise UsageError(f"--plot {path}: the file exists; choose a new name (nothing is overwritten)")
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         raise UsageError("--plot needs matplotlib, which is not installed; install it with "
                          "pip install -e '.[plot]'") from None
-    if os.path.exists(path):
-        raise UsageError(f"--plot {path}: the file exists; choose a new name (nothing is overwritten)")
-    if not path.lower().endswith((".png", ".svg", ".pdf")):
-        raise UsageError(f"--plot {path}: expected a file name ending in .png, .svg or .pdf")
 
 
 def _pyplot():

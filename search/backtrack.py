@@ -38,5 +38,11 @@ def backtrack(game, state, *, budget: Optional[int] = None, rng=None, max_depth:
             line.pop()
             continue
         stack.append((t, iter(fm.options(t))))
-    return fm.result()
+    return fm.result(None if fm.best_line else _first(fm, state))
+
+
+def _first(fm: Budgeted, state):
+    """The first move from state: the decision when no line has ended within the budget."""
+    options = () if fm.game.is_terminal(state) else fm.options(state)
+    return options[0] if options else None
 

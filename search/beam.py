@@ -46,5 +46,7 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
         rest = ranked[width:]
         if extra and rest:
             layer += rng.sample(rest, min(extra, len(rest)))
-    return fm.result()
+    if fm.best_line or not layer or not layer[0][1]:
+        return fm.result()
+    return fm.result(layer[0][1][0][0])  # no line ended: the first move towards the best state
 

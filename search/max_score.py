@@ -7,11 +7,12 @@ from .budget import Budgeted, Observer, Progress, Result, draw
 
 
 class _Node:
-    __slots__ = ("state", "ended", "best", "children", "done")
+    __slots__ = ("state", "options", "ended", "best", "children", "done")
 
-    def __init__(self, state, ended: bool, best: float):
+    def __init__(self, state, terminal: bool, best: float):
         self.state = state
-        self.ended = ended
+        self.options = None  # legal moves or chance outcomes, fetched on the first visit
+        self.ended = terminal  # or, once the options are known, a dead end
         self.best = best  # the heuristic of the state until a line below it ends
         self.children: Optional[list] = None  # [(move, node, chance weight)] once expanded
         self.done = False  # every line below has been seen
@@ -35,7 +36,7 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
         k = game.key(s)
         n = nodes.get(k)
         if n is None:
-            n = nodes[k] = _Node(s, fm.ended(s), fm.values(s, heuristic)[p])
+            n = nodes[k] = _Node(s, game.is_terminal(s), fm.values(s, heuristic)[p])
         return n
 
     root = node_of(state)
@@ -44,10 +45,15 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
         node, path, line = root, [root], []
         on_path = {id(root)}
         while not node.ended:
+            if node.options is None:
+                node.options = fm.options(node.state)
+                node.ended = not node.options
+                if node.ended:
+                    break
             if node.children is None:
                 weights = dict(fm.game.chance_outcomes(node.state)) if fm.is_chance(node.state) else {}
                 node.children = [(m, node_of(fm.apply(node.state, m)), weights.get(m))
-                                 for m in fm.options(node.state)]
+                                 for m in node.options]
             open_ = [c for c in node.children if not c[1].done and id(c[1]) not in on_path]
             if not open_:
                 break

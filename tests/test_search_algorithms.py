@@ -1,0 +1,357 @@
+"""The search algorithms of search/ on hand-made games and on published figures (seeds 001 and 003)."""
+import random
+from collections import Counter
+
+import pytest
+
+from engine import load_game
+from search.agents import ALGORITHMS, Options, make_agent, plan
+from search.backtrack import backtrack
+from search.beam import beam
+from search.max_score import max_score
+from search.mcts import mcts
+from search.play import play
+from search.protocol import CHANCE
+from search.random_walk import random_walk
+
+
+class DictTree:
+    """Seed 003's test tree as a one-player game: a state is a node's name, a move the name of a
+    child (children in sorted order, as seed 003's DictTreeIterator yields them), leaves are terminal.
+    A leaf's return is its entry in `scores` (0 when absent)."""
+
+    num_players = 1
+
+    def __init__(self, root: str, tree: dict, scores: dict = None):
+        self.root = root
+        self.children: dict = {}
+        self.scores = scores or {}
+
+        def walk(name, sub):
+            self.children[name] = tuple(sorted(sub))
+            for k, v in sub.items():
+                walk(k, v)
+
+        walk(root, tree)
+
+    def initial_state(self):
+        return self.root
+
+    def current_player(self, s):
+        return 0
+
+    def legal_moves(self, s):
+        return self.children[s]
+
+    def chance_outcomes(self, s):
+        return ()
+
+    def apply(self, s, m):
+        return m
+
+    def is_terminal(self, s):
+        # seed 003's iterator returns len(children) > 0 here, the wrong way round; a leaf ends a line
+        return not self.children[s]
+
+    def returns(self, s):
+        return (float(self.scores.get(s, 0)),)
+
+    def evaluate(self, s, heuristic=None, player=None):
+        return self.returns(s)[0]
+
+    def key(self, s):
+        return s
+
+    def describe(self, m):
+        return m
+
+
+SEED_003_TREE = {
+    "Algorithms": {
+        "Breadth-First": {},
+        "Depth-First": {"Backtracking": {}, "Beam Search": {}},
+        "Other": {"Monte Carlo Tree Search": {}},
+    }
+}
+
+
+def test_backtracking_observers_see_seed_003s_tree_in_pre_order():
+    seen = []
+    backtrack(DictTree("Root", SEED_003_TREE), "Root", observers=[seen.append])
+    # by hand: enter Root, then its only child Algorithms, whose children in sorted order are
+    # Breadth-First (a leaf), Depth-First (leaves Backtracking, Beam Search in sorted order) and
+    # Other (leaf Monte Carlo Tree Search). Seed 003's own list had 15 entries because its observer
+    # also saw each parent again on the way back up; ours sees each state once, when it is entered.
+    assert seen == ["Root", "Algorithms", "Breadth-First", "Depth-First", "Backtracking", "Beam Search",
+                    "Other", "Monte Carlo Tree Search"]
+
+
+def test_a_full_backtrack_of_seed_003s_tree_costs_one_call_per_inner_node_and_per_edge():
+    r = backtrack(DictTree("Root", SEED_003_TREE), "Root")
+    # by hand: legal_moves once for each of the 4 inner nodes (Root, Algorithms, Depth-First, Other)
+    # and apply once for each of the 7 edges; leaves are terminal, so their moves are never asked for
+    assert r.fm_calls == 4 + 7
+    assert r.iterations == 4  # lines that ended: one per leaf
+
+
+def test_backtracking_returns_the_line_to_the_best_leaf():
+    scores = {"Breadth-First": 1, "Backtracking": 3, "Beam Search": 2, "Monte Carlo Tree Search": 2}
+    r = backtrack(DictTree("Root", SEED_003_TREE, scores), "Root")
+    assert r.best_score == 3  # the highest score written above
+    assert [m for m, _ in r.best_line] == ["Algorithms", "Depth-First", "Backtracking"]
+    assert r.move == "Algorithms"
+
+
+def test_a_budget_stops_backtracking_of_seed_003s_tree_early():
+    r = backtrack(DictTree("Root", SEED_003_TREE), "Root", budget=5)
+    # in pre-order the first 5 calls are: moves(Root), apply Algorithms, moves(Algorithms),
+    # apply Breadth-First (a leaf: one line ended), apply Depth-First; entering Depth-First also
+    # fetches its moves before the budget is looked at again, so 6 at most
+    assert 5 <= r.fm_calls <= 6
+    assert r.iterations == 1
+
+
+# ---------------------------------------------------------------- Nidavellir, seed 001's blog model
+
+@pytest.fixture(scope="module")
+def blog():
+    return load_game("rules/nidavellir.rules", {"variant": "blog"})
+
+
+def pouches(game, line):
+    """The sorted coin values of the pouch at the start and after each move of a line."""
+    return [tuple(sorted(c["value"] for c in step["state"]["pouch"])) for step in game.line_json(line)]
+
+
+@pytest.mark.parametrize("seed", range(1, 11))
+def test_max_score_finds_the_optimum_58_within_100000_calls(blog, seed):
+    # 58: the exhaustive optimum published in seed 001 (seed 001's max-score run found it after
+    # 32,865 plays; equal states sharing one node here makes the DAG far smaller than the tree)
+    r = max_score(blog, blog.initial_state(), budget=100_000, rng=random.Random(seed), heuristic="coin_sum")
+    assert r.best_score == 58
+    assert r.fm_calls <= 100_000
+
+
+def test_beam_of_width_100_on_the_coin_sum_finds_seed_001s_55_and_its_line(blog):
+    r = beam(blog, blog.initial_state(), width=100, rng=random.Random(1), heuristic="coin_sum")
+    # seed 001: "Limiting this to the top 100 beams in every step, we only get a best strategy with a
+    # sum of 55", by this line of pouches
+    assert r.best_score == 55
+    assert pouches(blog, r.best_line) == [(2, 3, 4, 5), (2, 3, 5, 7), (2, 3, 5, 12), (2, 5, 5, 12),
+                                          (2, 5, 10, 12), (2, 5, 10, 22), (2, 7, 10, 22), (2, 7, 17, 22),
+                                          (2, 7, 22, 24)]
+
+
+def test_a_complete_backtrack_finds_58_after_every_one_of_the_1104806_lines(blog):
+    r = backtrack(blog, blog.initial_state())
+    # seed 001's published paths per round: 1, 6, 36, 216, 1296, 7746, 44552, 233251, 1104806
+    per_round = [1, 6, 36, 216, 1296, 7746, 44552, 233251, 1104806]
+    assert r.best_score == 58
+    assert r.iterations == 1_104_806
+    # legal_moves once at each node of rounds 0-7 (round 8 is terminal) and apply once per edge,
+    # that is once per node of rounds 1-8
+    assert r.fm_calls == sum(per_round[:8]) + sum(per_round[1:])
+    assert pouches(blog, r.best_line)[-1] == (2, 7, 24, 25)  # seed 001's winning line ends there
+
+
+# the most one line from the start can cost: 8 rounds, each fetching the legal moves (1 call) and
+# applying all of C(4, 2) = 6 pairs (6 calls) -- by hand from the blog model's rules
+ONE_LINE = 8 * (1 + 6)
+
+
+@pytest.mark.parametrize("name", [a for a in ALGORITHMS if a != "osla"])
+def test_a_budget_stops_an_algorithm_within_one_line_of_it(blog, name):
+    agent = make_agent(name, Options(heuristic="coin_sum"))
+    for budget in (100, 500, 2000):
+        for seed in range(3):
+            r = agent(blog, blog.initial_state(), budget=budget, rng=random.Random(seed))
+            # none of these budgets lets any algorithm see every line (backtrack needs 1,679,013 calls,
+            # beam of width 100 about 3,000), so each spends its budget, overshooting by less than a line
+            assert budget <= r.fm_calls <= budget + ONE_LINE, (budget, seed, r.fm_calls)
+
+
+def dag_size(game):
+    """(non-terminal distinct states, edges) of the game's graph from its initial state, by a plain
+    breadth-first walk over game.key written here, independently of search/."""
+    start = game.initial_state()
+    seen, layer, inner, edges = {game.key(start)}, [start], 0, 0
+    while layer:
+        nxt = []
+        for s in layer:
+            moves = () if game.is_terminal(s) else game.legal_moves(s)
+            inner += bool(moves)
+            edges += len(moves)
+            for m in moves:
+                t = game.apply(s, m)
+                if game.key(t) not in seen:
+                    seen.add(game.key(t))
+                    nxt.append(t)
+        layer = nxt
+    return inner, edges
+
+
+def test_max_score_sees_every_line_of_the_blog_model_at_one_call_per_state_and_per_edge(blog):
+    # equal states share one node and a node is expanded once: legal_moves once per non-terminal
+    # distinct state, apply once per edge of the graph (2,297 + 11,654 = 13,951 by dag_size)
+    inner, edges = dag_size(blog)
+    r = max_score(blog, blog.initial_state(), budget=100_000, rng=random.Random(1), heuristic="coin_sum")
+    assert r.best_score == 58
+    assert r.fm_calls == inner + edges
+
+
+def test_one_step_look_ahead_costs_one_call_plus_one_per_move_whatever_the_budget(blog):
+    r = make_agent("osla")(blog, blog.initial_state(), budget=1, rng=random.Random(0))
+    assert r.fm_calls == 1 + 6  # legal_moves once, then apply each of the 6 first trades
+
+
+# ---------------------------------------------------------------- tic-tac-toe: wins and blocks
+
+@pytest.fixture(scope="module")
+def tictactoe():
+    return load_game("rules/tictactoe.rules")
+
+
+def replay(game, labels):
+    """The state reached from the initial state by the moves with these labels."""
+    s = game.initial_state()
+    for label in labels:
+        by_label = {m.label: m for m in game.legal_moves(s)}
+        assert label in by_label, (label, sorted(by_label))
+        s = game.apply(s, by_label[label])
+    return s
+
+
+# X on (0, 0) and (0, 1), O on (1, 0) and (1, 1), X to move: (0, 2) completes X's row 0 and wins at
+# once, while O threatens (1, 2); it is X's only line with two marks and a free cell, so the only win
+WIN = (["X at (0, 0)", "O at (1, 0)", "X at (0, 1)", "O at (1, 1)"], "X at (0, 2)")
+# X on (0, 0) and (2, 2), O on (1, 1) and (0, 2), X to move: O threatens (2, 0) on the diagonal
+# (0, 2)-(1, 1)-(2, 0); X has no line with two marks and a free cell (its diagonal is blocked by O
+# at (1, 1)), so every other move loses at once. (2, 0) also gives X two threats, (1, 0) and (2, 1).
+BLOCK = (["X at (0, 0)", "O at (1, 1)", "X at (2, 2)", "O at (0, 2)"], "X at (2, 0)")
+
+
+@pytest.mark.parametrize("name", ["mcts", "osla", "flat-mc"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_agent_takes_an_immediate_win(tictactoe, name, seed):
+    before, winning = WIN
+    s = replay(tictactoe, before)
+    r = make_agent(name)(tictactoe, s, budget=1000, rng=random.Random(seed))
+    assert tictactoe.describe(r.move) == winning
+
+
+@pytest.mark.parametrize("name", ["mcts", "flat-mc"])  # osla sees one move ahead: not O's reply
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_agent_blocks_an_immediate_threat(tictactoe, name, seed):
+    before, block = BLOCK
+    s = replay(tictactoe, before)
+    r = make_agent(name)(tictactoe, s, budget=1000, rng=random.Random(seed))
+    assert tictactoe.describe(r.move) == block
+
+
+# ---------------------------------------------------------------- chance nodes
+
+HEADS, TAILS = 0.25, 0.75  # the coin's weights, written here; the expected frequencies below come from them
+
+
+class CoinCalls:
+    """Each round a coin is flipped (heads with weight 0.25, tails 0.75), then the player, seeing
+    it, calls heads or tails: one point per call that matches the flip. A state is
+    (flips so far, calls so far)."""
+
+    num_players = 1
+
+    def __init__(self, rounds: int = 1):
+        self.rounds = rounds
+
+    def initial_state(self):
+        return ((), ())
+
+    def current_player(self, s):
+        flips, calls = s
+        return CHANCE if len(flips) == len(calls) < self.rounds else 0
+
+    def legal_moves(self, s):
+        flips, calls = s
+        return ("call heads", "call tails") if len(flips) > len(calls) else ()
+
+    def chance_outcomes(self, s):
+        return (("heads", HEADS), ("tails", TAILS)) if self.current_player(s) == CHANCE else ()
+
+    def apply(self, s, m):
+        flips, calls = s
+        if m in ("heads", "tails"):
+            return (flips + (m,), calls)
+        return (flips, calls + (m.removeprefix("call "),))
+
+    def is_terminal(self, s):
+        return len(s[1]) == self.rounds
+
+    def returns(self, s):
+        flips, calls = s
+        return (float(sum(f == c for f, c in zip(flips, calls))),)
+
+    def evaluate(self, s, heuristic=None, player=None):
+        return self.returns(s)[0]
+
+    def key(self, s):
+        return s
+
+    def describe(self, m):
+        return m
+
+
+def flip_results(states):
+    """The outcome of the flip that produced each state that was just flipped."""
+    return [flips[-1] for flips, calls in states if len(flips) == len(calls) + 1]
+
+
+def assert_heads_about_a_quarter(flips):
+    # 1,000 or more flips at p = 0.25: the standard error of the frequency is at most
+    # sqrt(0.25 * 0.75 / 1000) = 0.014, so 0.06 is more than four standard errors
+    assert len(flips) >= 1000
+    assert abs(Counter(flips)["heads"] / len(flips) - HEADS) < 0.06
+
+
+def test_random_walk_draws_chance_outcomes_by_their_weights():
+    game, seen = CoinCalls(rounds=10), []
+    # one walk of 10 rounds costs 30 calls (flip, legal moves, call), so 100 walks: 1,000 flips
+    random_walk(game, game.initial_state(), budget=3000, rng=random.Random(7), observers=[seen.append])
+    assert_heads_about_a_quarter(flip_results(seen))
+
+
+def test_mcts_draws_chance_outcomes_by_their_weights():
+    game, seen = CoinCalls(rounds=40), []
+    # most flips are drawn in rollouts; the tree's chance nodes draw by weight too, but only their
+    # first visit to an outcome creates (and shows) a state, so they add few of the flips seen
+    mcts(game, game.initial_state(), budget=4000, rng=random.Random(8), observers=[seen.append])
+    assert_heads_about_a_quarter(flip_results(seen))
+
+
+def test_play_draws_chance_outcomes_by_their_weights():
+    game, finals = CoinCalls(rounds=10), []
+    play(game, [("random", make_agent("random"))], games=100, budget=10, rng=random.Random(9),
+         show=lambda g, s: finals.append(s))
+    assert len(finals) == 100
+    assert_heads_about_a_quarter([f for flips, _ in finals for f in flips])
+
+
+def test_backtrack_visits_both_outcomes_of_a_chance_node():
+    game, seen = CoinCalls(rounds=1), []
+    r = backtrack(game, game.initial_state(), observers=[seen.append])
+    assert (("heads",), ()) in seen
+    assert (("tails",), ()) in seen
+    assert r.iterations == 4  # by hand: 2 flips times 2 calls
+    # by hand: asking for chance outcomes costs nothing; 2 flips applied, then at each of the 2
+    # flipped states legal_moves once and 2 calls applied: 2 + 2 * (1 + 2)
+    assert r.fm_calls == 8
+    assert r.best_score == 1  # calling what was flipped
+
+
+@pytest.mark.parametrize("name", ALGORITHMS)
+def test_a_planned_line_through_chance_nodes_calls_every_flip_right(name):
+    game = CoinCalls(rounds=3)
+    r = plan(game, game.initial_state(), name, budget=2000, rng=random.Random(10))
+    flips, calls = r.best_line[-1][1]
+    # the player sees each flip before calling it, so the best line calls each one right
+    assert calls == flips
+    assert r.best_score == 3

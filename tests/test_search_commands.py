@@ -1,0 +1,166 @@
+"""The search, play and stats commands: their JSON, published figures, and usage errors."""
+import importlib.util
+import json
+
+import pytest
+
+from conftest import run_engine
+
+HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+
+
+def json_of(*args):
+    r = run_engine(*args)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)  # one JSON object and nothing else on stdout
+
+
+def test_search_with_max_score_prints_the_optimum_58_and_its_line_as_json():
+    out = json_of("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "max-score",
+                  "--budget", "100000", "--seed", "1", "--json")
+    assert {"best_score", "best_line", "fm_calls", "iterations", "first_best_at", "seconds"} <= set(out)
+    assert out["best_score"] == 58  # the exhaustive optimum published in seed 001
+    assert len(out["best_line"]) == 1 + 8  # the start, then one trade per round
+    assert out["best_line"][0]["move"] == "start"
+    assert out["best_line"][-1]["state"]["round"] == 8
+    assert out["first_best_at"] <= out["fm_calls"] <= 100_000
+
+
+def test_play_counts_wins_draws_and_losses_per_agent_in_the_order_given():
+    out = json_of("play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", "10", "--budget", "1000",
+                  "--json")
+    rows = out["agents"]
+    assert [a["name"] for a in rows] == ["mcts", "random"]
+    for a in rows:
+        assert set(a) == {"name", "games", "wins", "draws", "losses", "mean", "stderr", "min", "max"}
+        assert a["games"] == 10
+        assert a["wins"] + a["draws"] + a["losses"] == a["games"]
+    mcts, rand = rows
+    # two agents in two seats: every game has both in it, so one's win is the other's loss
+    assert mcts["wins"] == rand["losses"]
+    assert mcts["losses"] == rand["wins"]
+    assert mcts["draws"] == rand["draws"]
+
+
+def test_stats_counts_the_known_tic_tac_toe_positions_by_number_of_marks():
+    out = json_of("stats", "rules/tictactoe.rules", "--json")
+    rows = out["depths"]
+    # the well-known enumeration of tic-tac-toe positions reachable in play, by number of marks on
+    # the board (5,478 in all, the figure test_solve.py checks as distinct states)
+    assert [r["states"] for r in rows] == [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]
+    assert sum(r["states"] for r in rows) == 5478
+    assert all(r["exact"] for r in rows)
+    for r in rows:
+        if r["decisions"]:
+            # by hand: after d marks, 9 - d cells are free, and every free cell is a legal move
+            assert r["moves_min"] == r["moves_max"] == 9 - r["depth"]
+    assert rows[-1]["decisions"] == 0  # a full board ends the game
+
+
+def test_a_filter_that_always_holds_leaves_beam_at_seed_001s_55():
+    # `round: 0..rounds` in the rule file: round <= 8 holds in every state
+    out = json_of("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam",
+                  "--filter", "round <= 8", "--json")
+    assert out["best_score"] == 55  # seed 001's beam of width 100 (the default width)
+
+
+def test_a_filter_that_drops_every_state_after_the_first_trade_leaves_no_line():
+    r = run_engine("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam",
+                   "--filter", "round < 1")
+    assert r.returncode == 0, r.stderr
+    assert "no line reached the end of the game within the budget" in r.stdout
+
+
+def usage_error(*args):
+    """Run a command that must fail as a usage error; its message."""
+    r = run_engine(*args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr
+    assert r.stdout == ""
+    assert r.stderr.startswith("error: ")
+    return r.stderr
+
+
+def one_line(message):
+    assert message.count("\n") == 1 and message.endswith("\n"), message
+    return message
+
+
+def test_an_unknown_algorithm_is_a_usage_error_naming_the_known_ones():
+    msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "nosuch"))
+    assert "nosuch" in msg and "max-score" in msg
+
+
+def test_a_zero_budget_is_a_usage_error():
+    assert "--budget 0" in one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "mcts",
+                                                "--budget", "0"))
+
+
+def test_search_refuses_a_two_player_game_and_points_to_play():
+    msg = one_line(usage_error("search", "rules/tictactoe.rules", "--algo", "mcts"))
+    assert "2 players" in msg and "play" in msg
+
+
+def test_an_unknown_heuristic_is_a_usage_error_with_a_suggestion():
+    msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--heuristic", "coin_sun"))
+    assert "did you mean 'coin_sum'?" in msg
+
+
+def test_an_unknown_heuristic_far_from_any_is_a_usage_error_listing_the_declared_ones():
+    msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--heuristic", "nosuch"))
+    assert "coin_sum" in msg  # the only heuristic rules/nidavellir.rules declares
+
+
+def test_more_agents_than_seats_is_a_usage_error():
+    msg = one_line(usage_error("play", "rules/tictactoe.rules", "--agents", "mcts,random,osla", "--games", "1"))
+    assert "3 agents" in msg
+
+
+def test_a_filter_with_an_unknown_name_is_a_usage_error_pointing_at_line_and_column():
+    msg = usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--filter", "rond <= 8")
+    assert "--filter:1:1: error[unknown-name]" in msg  # `rond` starts at column 1 of the expression
+    assert "did you mean 'round'?" in msg
+
+
+def test_a_filter_cut_short_is_a_usage_error_pointing_past_its_end():
+    msg = usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--filter", "round <=")
+    assert "--filter:1:9: error[syntax]" in msg  # the expression is 8 characters long
+
+
+@pytest.mark.skipif(HAS_MATPLOTLIB, reason="matplotlib is installed here")
+def test_plot_without_matplotlib_says_how_to_install_it(tmp_path):
+    msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--plot", tmp_path / "out.png"))
+    assert "matplotlib" in msg and "pip install -e '.[plot]'" in msg
+    assert not (tmp_path / "out.png").exists()
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed (pip install -e '.[plot]')")
+def test_plot_to_a_file_without_a_picture_extension_is_a_usage_error(tmp_path):
+    msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--plot", tmp_path / "x.txt"))
+    assert ".png" in msg
+    assert not (tmp_path / "x.txt").exists()
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed (pip install -e '.[plot]')")
+def test_plot_draws_the_best_score_curve_of_a_search_as_a_png(tmp_path):
+    target = tmp_path / "curve.png"
+    r = run_engine("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam", "--plot", target)
+    assert r.returncode == 0, r.stderr
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # the PNG signature (PNG specification)
+
+
+@pytest.mark.parametrize("command", [["search", "rules/nidavellir.rules", "--algo", "beam"],
+                                     ["solve", "rules/tictactoe.rules"]], ids=["search", "solve"])
+def test_plot_never_overwrites_a_file(tmp_path, command):
+    target = tmp_path / "taken.png"
+    target.write_bytes(b"not a picture, and it must stay so")
+    msg = one_line(usage_error(*command, "--plot", target))
+    # the command looks at the file before it looks for matplotlib, and leaves the file alone
+    assert "exists" in msg
+    assert target.read_bytes() == b"not a picture, and it must stay so"
+
+
+def test_play_with_a_beam_too_small_to_finish_a_line_still_plays():
+    r = run_engine("play", "rules/nidavellir.rules", "--agents", "beam", "--budget", "300", "--games", "1")
+    assert "Traceback" not in r.stderr
+    assert r.returncode == 0
