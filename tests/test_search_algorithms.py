@@ -15,12 +15,25 @@ from search.protocol import CHANCE
 from search.random_walk import random_walk
 
 
-class DictTree:
+class OnePlayer:
+    """What the hand-written one-player games share: no heuristic, states are their own keys."""
+
+    num_players = 1
+
+    def evaluate(self, s, heuristic=None, player=None):
+        return self.returns(s)[0]
+
+    def key(self, s):
+        return s
+
+    def describe(self, m):
+        return m
+
+
+class DictTree(OnePlayer):
     """Seed 003's test tree as a one-player game: a state is a node's name, a move the name of a
     child (children in sorted order, as seed 003's DictTreeIterator yields them), leaves are terminal.
     A leaf's return is its entry in `scores` (0 when absent)."""
-
-    num_players = 1
 
     def __init__(self, root: str, tree: dict, scores: dict = None):
         self.root = root
@@ -56,14 +69,6 @@ class DictTree:
     def returns(self, s):
         return (float(self.scores.get(s, 0)),)
 
-    def evaluate(self, s, heuristic=None, player=None):
-        return self.returns(s)[0]
-
-    def key(self, s):
-        return s
-
-    def describe(self, m):
-        return m
 
 
 SEED_003_TREE = {
@@ -253,12 +258,11 @@ def test_an_agent_blocks_an_immediate_threat(tictactoe, name, seed):
 HEADS, TAILS = 0.25, 0.75  # the coin's weights, written here; the expected frequencies below come from them
 
 
-class CoinCalls:
+class CoinCalls(OnePlayer):
     """Each round a coin is flipped (heads with weight 0.25, tails 0.75), then the player, seeing
     it, calls heads or tails: one point per call that matches the flip. A state is
     (flips so far, calls so far)."""
 
-    num_players = 1
 
     def __init__(self, rounds: int = 1):
         self.rounds = rounds
@@ -290,14 +294,6 @@ class CoinCalls:
         flips, calls = s
         return (float(sum(f == c for f, c in zip(flips, calls))),)
 
-    def evaluate(self, s, heuristic=None, player=None):
-        return self.returns(s)[0]
-
-    def key(self, s):
-        return s
-
-    def describe(self, m):
-        return m
 
 
 def flip_results(states):
