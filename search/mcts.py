@@ -90,7 +90,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
             elif several and (i := _decisive(node, hi)) is not None:
                 pass
             elif node.untried:
-                i = _untried(node, rave, lo, hi)
+                i = _untried(node, rave)
             else:
                 i = _uct(node, c, lo, hi, rave)
             child = node.children[i]
@@ -169,7 +169,7 @@ def _decisive(node: _Node, hi: float) -> Optional[int]:
     return None
 
 
-def _untried(node: _Node, rave: float, lo: float, hi: float) -> int:
+def _untried(node: _Node, rave: float) -> int:
     """The next child to expand: at random, or with rave the untried label with the best AMAF mean."""
     if rave and node.amaf:
         p = node.player
