@@ -8,7 +8,6 @@ import random
 import sys
 import time
 
-from . import model as m
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
 from .cli_search import add_parsers
 from .lint import unused
