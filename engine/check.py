@@ -13,6 +13,7 @@ import attrs
 from . import model as m
 from . import types as T
 from .diagnostics import Diagnostic, did_you_mean
+from search.agents import ALGORITHMS, LEAST, TAKES
 
 
 @attrs.define(eq=False)
@@ -395,6 +396,39 @@ class Checker:
 
     def check_HeuristicDecl(self, d: m.HeuristicDecl):
         self.top_level(d.value, T.INT, "a heuristic", self.player_scope(d.player))
+
+    def check_AgentDecl(self, d: m.AgentDecl):
+        name = d.name.name
+        first = next(x for x in self.decls if isinstance(x, m.AgentDecl) and x.name.name == name)
+        if first is not d:
+            self.error("duplicate", f"agent {name} is already declared", d.name.span, f"first declared at {first.span}")
+            return
+        if name not in TAKES:
+            near = did_you_mean(name, ALGORITHMS)
+            self.error("unknown-name", f"unknown algorithm '{name}'", d.name.span,
+                       f"did you mean '{near}'?" if near else f"the algorithms are {', '.join(ALGORITHMS)}")
+            return
+        seen = {}
+        for o in d.options:
+            key, v = o.name.name, o.value
+            if key in seen:
+                self.error("duplicate", f"option '{key}' is given twice", o.name.span, f"first given at {seen[key]}")
+                continue
+            seen[key] = o.span
+            if key not in TAKES[name]:
+                near = did_you_mean(key, TAKES[name])
+                self.error("unknown-name", f"{name} has no option '{key}'", o.name.span,
+                           f"did you mean '{near}'?" if near else f"{name} takes {', '.join(TAKES[name])}")
+            elif key == "heuristic":
+                heuristics = [x.name.name for x in self.decls if isinstance(x, m.HeuristicDecl)]
+                if isinstance(v, int):
+                    self.error("type-mismatch", "heuristic: expected the name of a heuristic, got a number", o.span)
+                elif v.name not in heuristics:
+                    self.unknown("heuristic", v.name, v.span, heuristics)
+            elif not isinstance(v, int):
+                self.error("type-mismatch", f"{key}: expected a number, got '{v.name}'", v.span)
+            elif v < LEAST[key]:
+                self.error("out-of-range", f"{key} {v}: expected {LEAST[key]} or more", o.span)
 
     def player_scope(self, name: Optional[m.Ident]) -> dict:
         """The scope binding `for p` of a score or heuristic, if it has one."""

@@ -49,14 +49,15 @@ def _common(p):
 
 
 def _algorithm_options(p):
-    p.add_argument("--heuristic", metavar="H", help="a heuristic declared in the rule file (default: the first)")
-    p.add_argument("--width", type=int, default=100, help="beam width (default 100)")
-    p.add_argument("--extra", type=int, default=0, help="beam: random survivors per layer (default 0)")
+    p.add_argument("--heuristic", metavar="H",
+                   help="a heuristic declared in the rule file (default: the file's `agent` setting, else the first)")
+    p.add_argument("--width", type=int, help="beam width (default 100)")
+    p.add_argument("--extra", type=int, help="beam: random survivors per layer (default 0)")
     p.add_argument("--filter", metavar="EXPR", help="beam: keep only states where EXPR holds")
-    p.add_argument("--depth", type=int, default=None,
+    p.add_argument("--depth", type=int,
                    help="line length (backtrack, random-walk, beam), rollout depth (mcts, flat-mc; mcts 0: "
                         "no rollout), horizon (rhea)")
-    p.add_argument("--population", type=int, default=1, help="rhea population (default 1: hill climber)")
+    p.add_argument("--population", type=int, help="rhea population (default 1: hill climber)")
 
 
 def _positive(**values):
@@ -65,39 +66,44 @@ def _positive(**values):
             raise UsageError(f"--{flag} {v}: expected a positive number")
 
 
-def _options(args, game) -> Options:
-    """Options for the algorithms from the arguments, checked against the game."""
+def _check_arguments(args, game) -> None:
+    """The algorithm options on the command line, checked against the game."""
     _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population,
               games=getattr(args, "games", None))
     if args.depth is not None and args.depth < 0:
         raise UsageError(f"--depth {args.depth}: expected 0 or more")
-    names = list(game.heuristics)
-    h = args.heuristic
-    if h is None:
-        h = names[0] if names else None
-    elif h not in names:
+    names, h = list(game.heuristics), args.heuristic
+    if h is not None and h not in names:
         hint = did_you_mean(h, names)
         raise UsageError(f"--heuristic {h}: the rule file declares "
                          + (f"no heuristic named '{h}'" + (f"; did you mean '{hint}'?" if hint else
                             f"; it declares {', '.join(names)}") if names else "no heuristic"))
-    keep = None
     if args.filter:
-        (_, keep), = command_line_predicates(game, [args.filter], "--filter")
-    return Options(heuristic=h, width=args.width, extra=args.extra, keep=keep, depth=args.depth,
-                   population=args.population)
+        try:
+            (_, args.keep), = command_line_predicates(game, [args.filter], "--filter")
+        except RuleErrors as e:  # the expression is an argument: a usage error, shown with a caret
+            raise UsageError("--filter: the expression has errors\n" + e.render()) from None
+
+
+def _options(args, game, algo: str) -> Options:
+    """The options of one algorithm: the command line's, else the rule file's `agent` settings for
+    it, else the defaults (the heuristic: the file's first)."""
+    given = {k: getattr(args, k) for k in ("heuristic", "width", "extra", "depth", "population")}
+    chosen = {**game.agent_options.get(algo, {}), **{k: v for k, v in given.items() if v is not None}}
+    chosen.setdefault("heuristic", next(iter(game.heuristics), None))
+    return Options(keep=getattr(args, "keep", None), **chosen)
 
 
 def _load(args):
     game = load_game(args.file, parse_settings(args.set))
-    try:
-        opts = _options(args, game) if hasattr(args, "width") else None
-    except RuleErrors as e:  # the --filter expression is an argument: a usage error, shown with a caret
-        raise UsageError("--filter: the expression has errors\n" + e.render()) from None
-    return game, opts
+    if hasattr(args, "width"):
+        _check_arguments(args, game)
+    return game
 
 
 def cmd_search(args) -> int:
-    game, opts = _load(args)
+    game = _load(args)
+    opts = _options(args, game, args.algo)
     if game.num_players != 1:
         raise UsageError(f"search plans a line for one player; {args.file} has {game.num_players} players "
                          "(use play)")
@@ -136,10 +142,10 @@ def cmd_search(args) -> int:
 
 
 def cmd_play(args) -> int:
-    game, opts = _load(args)
+    game = _load(args)
     names = [a.strip() for a in args.agents.split(",")]
     try:
-        agents = [(n, make_agent(n, opts)) for n in names]
+        agents = [(n, make_agent(n, _options(args, game, n))) for n in names]
     except ValueError as e:
         raise UsageError(f"--agents {args.agents}: {e}") from None
     if len(agents) > game.num_players:
@@ -175,7 +181,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_stats(args) -> int:
-    game, _ = _load(args)
+    game = _load(args)
     _positive(samples=args.samples)
     bar = ProgressBar(None, "depths")
     rows = stats(game, rng=random.Random(args.seed), depth=args.depth, samples=args.samples,

@@ -72,6 +72,9 @@ class CompiledGame:
         self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
                            for d in checker.decls if isinstance(d, m.HeuristicDecl)}
         self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
+        self.agent_options = {d.name.name: {o.name.name: o.value if isinstance(o.value, int) else o.value.name
+                                            for o in d.options}
+                              for d in reversed(checker.decls) if isinstance(d, m.AgentDecl)}
         env = c.blank_env()
         fields = tuple(c.expr(f.decl.init)(env) for f in checker.fields)
         for f, v in zip(checker.fields, fields):

@@ -475,6 +475,23 @@ class HeuristicDecl:
 
 
 @node
+class AgentOption:
+    name: Ident
+    value: Union[int, Ident]
+    span: Span
+
+
+@node
+class AgentDecl:
+    """`agent NAME { option = value, ... }`: what an algorithm uses on this game unless the command
+    line says otherwise."""
+    name: Ident
+    options: tuple
+    note: Optional[str]
+    span: Span
+
+
+@node
 class InvariantDecl:
     cond: Expr
     note: Optional[str]

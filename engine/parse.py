@@ -231,6 +231,20 @@ class _ToModel(Transformer):
     def invariant_decl(self, meta, items):
         return m.InvariantDecl(items[0], _n(items), self._span(meta))
 
+    @v_args(meta=True)
+    def agent_decl(self, meta, items):
+        options = tuple(i for i in items[1:] if isinstance(i, m.AgentOption))
+        return m.AgentDecl(items[0], options, _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def agent_name(self, meta, items):
+        return m.Ident("-".join(str(t) for t in items), self._span(meta))
+
+    @v_args(meta=True)
+    def agent_option(self, meta, items):
+        value = int(items[1]) if items[1].type == "INT" else self._ident(items[1])
+        return m.AgentOption(self._ident(items[0]), value, self._span(meta))
+
     # --- types ---
     @v_args(meta=True)
     def named_type(self, meta, items):

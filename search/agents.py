@@ -41,6 +41,16 @@ class Options:
     c: Optional[float] = None  # mcts exploration constant
 
 
+TAKES = {
+    "backtrack": ("depth",), "random-walk": ("depth",), "beam": ("heuristic", "width", "extra", "depth"),
+    "max-score": ("heuristic",), "mcts": ("heuristic", "depth"), "osla": ("heuristic",),
+    "flat-mc": ("heuristic", "depth"), "rhea": ("heuristic", "depth", "population"),
+}
+"""The Options fields each algorithm uses (the filter aside): what a rule file's `agent` may set."""
+
+LEAST = {"width": 1, "population": 1, "extra": 0, "depth": 0}
+"""The smallest value of each numeric option."""
+
 ENTRIES = {"backtrack": backtrack, "random-walk": random_walk, "beam": beam, "max-score": max_score,
            "mcts": mcts, "osla": osla, "flat-mc": flat_mc, "rhea": rhea}
 

@@ -103,9 +103,10 @@ class Budgeted:
         return not self.is_chance(s) and not self.moves(s)
 
     def values(self, s, heuristic: Optional[str] = None) -> tuple:
-        """Value of s for every player: the returns at an end, else the heuristic (or returns)."""
+        """Value of s for every player: the heuristic's, ends included (so a search compares ends
+        and open states on one scale), or without a heuristic the returns."""
         g = self.game
-        if heuristic is None or g.is_terminal(s):
+        if heuristic is None:
             return tuple(g.returns(s))
         return tuple(g.evaluate(s, heuristic, p) for p in range(g.num_players))
 
