@@ -416,7 +416,7 @@ class Checker:
                 continue
             seen[key] = o.span
             if key not in TAKES[name]:
-                near = did_you_mean(key, TAKES[name])
+                near = None if key in LEAST else did_you_mean(key, TAKES[name])  # width is no typo of depth
                 self.error("unknown-name", f"{name} has no option '{key}'", o.name.span,
                            f"did you mean '{near}'?" if near else f"{name} takes {', '.join(TAKES[name])}")
             elif key == "heuristic":

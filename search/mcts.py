@@ -11,7 +11,7 @@ class _Node:
     __slots__ = ("state", "player", "options", "labels", "weights", "children", "untried", "n", "w", "exact",
                  "amaf")
 
-    def __init__(self, fm: Budgeted, state, rng):
+    def __init__(self, fm: Budgeted, state, rng, heuristic: Optional[str]):
         self.state = state
         self.n = 0
         self.w = [0.0] * fm.game.num_players
@@ -19,7 +19,7 @@ class _Node:
         self.player = fm.game.current_player(state)
         if fm.ended(state):
             self.options, self.weights = [], None
-            self.exact = tuple(fm.game.returns(state))
+            self.exact = fm.values(state, heuristic)
         elif fm.is_chance(state):
             outcomes = fm.game.chance_outcomes(state)
             self.options, self.weights = [m for m, _ in outcomes], [p for _, p in outcomes]
@@ -73,7 +73,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     table: dict = reuse if isinstance(reuse, dict) else {}  # game.key -> node: equal states share a node
     root = table.get(game.key(state))
     if root is None:
-        root = table[game.key(state)] = _Node(fm, state, rng)
+        root = table[game.key(state)] = _Node(fm, state, rng, heuristic)
     if not root.options:
         if fm.ended(state):
             fm.finish((), state)
@@ -100,7 +100,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
                 child = table.get(game.key(nxt))
                 fresh = child is None
                 if fresh:
-                    child = table[game.key(nxt)] = _Node(fm, nxt, rng)
+                    child = table[game.key(nxt)] = _Node(fm, nxt, rng, heuristic)
                 node.children[i] = child
             if child in path:  # a cycle: evaluate from here
                 break

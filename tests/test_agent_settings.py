@@ -1,0 +1,161 @@
+"""A rule file's `agent` settings: their diagnostics, their precedence under the command line,
+the tic-tac-toe heuristic against hand counts, and MCTS with it against the issue's criterion."""
+import argparse
+import random
+import textwrap
+
+import pytest
+
+from conftest import run_engine
+from engine.cli_search import _options
+from engine.diagnostics import RuleErrors
+from engine.load import check_file, load_game
+from search.agents import Options, make_agent
+from search.budget import Budgeted
+from search.mcts import mcts
+from test_search_algorithms import BLOCK, WIN, replay
+from test_search_commands import json_of
+
+GAME = """\
+state { n: 0..3 = 0 }
+action step { n += 1 }
+turn { step }
+terminal n == 3
+score n
+heuristic first = n
+heuristic second = 3 - n
+"""
+
+# (id, the agent declaration, code, the text the message or hint names)
+BROKEN = [
+    ("misspelt-algorithm", "agent mtcs { depth = 0 }", "unknown-name", "did you mean 'mcts'"),
+    ("no-such-algorithm", "agent minimax { depth = 0 }", "unknown-name", "the algorithms are backtrack"),
+    ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name", "mcts takes heuristic, depth"),
+    ("misspelt-option", "agent beam { widht = 5 }", "unknown-name", "did you mean 'width'"),
+    ("undeclared-heuristic", "agent beam { heuristic = secnd }", "unknown-name", "did you mean 'second'"),
+    ("number-for-a-heuristic", "agent osla { heuristic = 3 }", "type-mismatch", "the name of a heuristic"),
+    ("name-for-a-number", "agent beam { width = second }", "type-mismatch", "expected a number"),
+    ("zero-width", "agent beam { width = 0 }", "out-of-range", "1 or more"),
+    ("option-twice", "agent rhea { depth = 2, depth = 3 }", "duplicate", "first given at"),
+    ("agent-twice", "agent osla { }\nagent osla { heuristic = first }", "duplicate", "first declared at"),
+]
+
+
+@pytest.mark.parametrize("row_id, decl, code, words", BROKEN, ids=[r[0] for r in BROKEN])
+def test_a_bad_agent_declaration_is_a_diagnostic_at_its_line(tmp_path, row_id, decl, code, words):
+    path = tmp_path / "game.rules"
+    path.write_text(GAME + decl + "\n")
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(path))
+    d = info.value.diagnostics[0]
+    assert d.code == code, info.value.render()
+    assert d.span.file == str(path) and d.span.line == GAME.count("\n") + decl.count("\n") + 1
+    assert words in d.message + " " + (d.hint or ""), info.value.render()
+
+
+def test_a_hyphenated_algorithm_name_and_a_note_are_accepted(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(GAME + 'agent max-score { heuristic = second, }\n    source "a note"\n')
+    assert load_game(str(path)).agent_options == {"max-score": {"heuristic": "second"}}
+
+
+def args(**given):
+    """The algorithm options as argparse gives them when only `given` is on the command line."""
+    base = {k: None for k in ("heuristic", "width", "extra", "depth", "population")}
+    return argparse.Namespace(**{**base, **given})
+
+
+@pytest.fixture
+def game(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(GAME + "agent beam { heuristic = second, width = 7 }\n")
+    return load_game(str(path))
+
+
+def test_the_files_settings_apply_to_their_algorithm_only(game):
+    assert _options(args(), game, "beam") == Options(heuristic="second", width=7)
+    assert _options(args(), game, "mcts") == Options(heuristic="first")  # the first declared, as without agent
+
+
+def test_the_command_line_overrides_the_files_settings(game):
+    assert _options(args(width=3), game, "beam") == Options(heuristic="second", width=3)
+    assert _options(args(heuristic="first"), game, "beam") == Options(heuristic="first", width=7)
+
+
+def test_search_reports_the_heuristic_the_file_chose(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(GAME + "agent beam { heuristic = second }\n")
+    assert json_of("search", path, "--algo", "beam", "--json")["heuristic"] == "second"
+    assert json_of("search", path, "--algo", "beam", "--heuristic", "first", "--json")["heuristic"] == "first"
+
+
+# ------------------------------------------------------------ the tic-tac-toe heuristic
+
+@pytest.fixture(scope="module")
+def tictactoe():
+    return load_game("rules/tictactoe.rules")
+
+
+def rows(game, s):
+    return [game.evaluate(s, "rows", p) for p in range(2)]
+
+
+def test_rows_counts_lines_as_the_textbook_evaluation_does(tictactoe):
+    # X (0, 0), O (1, 1), X (2, 2). Lines with only X's marks, one each: row 0, row 2, column 0,
+    # column 2 (X1 = 4, X2 = 0); only O's, one each: row 1, column 1, the anti-diagonal (O1 = 3);
+    # the diagonal holds both. Eval for X = 3*0 + 4 - (3*0 + 3) = 1, for O = 3 - 4 = -1.
+    s = replay(tictactoe, ["X at (0, 0)", "O at (1, 1)", "X at (2, 2)"])
+    assert rows(tictactoe, s) == [1, -1]
+    # X (0, 0), O (1, 1), X (0, 1). Row 0 holds two X's and a free cell (X2 = 1); column 0 one X
+    # (X1 = 1); row 1 and the anti-diagonal one O each (O1 = 2); column 1 and the diagonal hold both,
+    # the rest are empty. Eval for X = 3 + 1 - (0 + 2) = 2, for O = 2 - (3 + 1) = -2.
+    s = replay(tictactoe, ["X at (0, 0)", "O at (1, 1)", "X at (0, 1)"])
+    assert rows(tictactoe, s) == [2, -2]
+
+
+def test_rows_puts_a_win_beyond_any_open_position_and_searches_value_ends_by_it(tictactoe):
+    before, winning = WIN
+    s = replay(tictactoe, before + [winning])
+    assert tictactoe.is_terminal(s)
+    assert rows(tictactoe, s) == [11, -11]  # the file's win value: one beyond the largest Eval
+    assert Budgeted(tictactoe, s, 1).values(s, "rows") == (11, -11)
+    assert Budgeted(tictactoe, s, 1).values(s) == (1, -1)  # without a heuristic: the returns
+
+
+def test_mcts_values_a_known_end_on_the_heuristics_scale(tictactoe):
+    # X to move can complete row 0: the node after that move is an end, known exactly; with a
+    # heuristic its value is the heuristic's for a win (11, -11), not the returns (1, -1) mixed with it
+    before, winning = WIN
+    s = replay(tictactoe, before)
+    for heuristic, expected in (("rows", (11, -11)), (None, (1, -1))):
+        r = mcts(tictactoe, s, budget=1000, rng=random.Random(1), heuristic=heuristic)
+        root = r.memory[tictactoe.key(s)]
+        (win,) = [ch for m, ch in zip(root.options, root.children) if tictactoe.describe(m) == winning]
+        assert win.exact == expected
+
+
+@pytest.mark.parametrize("position", [WIN, BLOCK], ids=["win", "block"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_mcts_with_the_files_settings_takes_a_win_and_blocks_a_threat(tictactoe, position, seed):
+    before, expected = position
+    assert tictactoe.agent_options["mcts"] == {"depth": 0}
+    r = make_agent("mcts", Options(heuristic="rows", depth=0))(tictactoe, replay(tictactoe, before), budget=1000,
+                                                                 rng=random.Random(seed))
+    assert tictactoe.describe(r.move) == expected
+
+
+# ------------------------------------------------------------ the play criterion
+
+def test_mcts_loses_no_game_to_random_play_at_1000_calls_a_decision():
+    out = json_of("play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", "100", "--seed", "1",
+                  "--json")
+    mcts, _ = out["agents"]
+    assert out["budget"] == 1000 and mcts["games"] == 100
+    assert mcts["losses"] == 0
+
+
+def test_mcts_draws_every_game_against_itself_at_1000_calls_a_decision():
+    out = json_of("play", "rules/tictactoe.rules", "--agents", "mcts,mcts", "--games", "100", "--seed", "1",
+                  "--json")
+    assert out["budget"] == 1000
+    assert [a["draws"] for a in out["agents"]] == [100, 100]  # tic-tac-toe is a draw under perfect play
