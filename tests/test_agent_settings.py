@@ -2,11 +2,9 @@
 the tic-tac-toe heuristic against hand counts, and MCTS with it against the issue's criterion."""
 import argparse
 import random
-import textwrap
 
 import pytest
 
-from conftest import run_engine
 from engine.cli_search import _options
 from engine.diagnostics import RuleErrors
 from engine.load import check_file, load_game
