@@ -7,7 +7,7 @@ from typing import Optional
 
 import lark
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import model as m
 from .diagnostics import Diagnostic, RuleErrors
