@@ -62,6 +62,7 @@ class Checker:
         self._defs_busy: set = set()
         self._call_graph: dict[str, set] = {}
         self._current_action: Optional[str] = None
+        self._in_chance = False  # inside a `chance` block: draws only, no choices
         self.scopes: list[dict] = []
 
     # ---------------- reporting ----------------
@@ -151,7 +152,7 @@ class Checker:
                 sym = Symbol("field", f.name.name, T.ANY, f.name.span, slot=base, decl=f)
                 base += 1
                 self.fields.append(sym)
-        self.nslots = base + 3  # fields, current player, fired triggers, labels
+        self.nslots = base + 4  # fields, current player, fired triggers, labels, chance weight
         for d in self.decls:
             if isinstance(d, m.Param):
                 self.declare(Symbol("param", d.name.name, T.ANY, d.name.span, decl=d))
@@ -379,6 +380,19 @@ class Checker:
         self.block(d.body, new_scope=False)
         self.scopes = []
 
+    def check_ChanceDecl(self, d: m.ChanceDecl):
+        self.scopes = [{}]
+        self.expect(d.cond, T.BOOL, "a chance condition")
+        self._in_chance = True
+        self.block(d.body, new_scope=False)
+        self._in_chance = False
+        self.scopes = []
+
+    def misplaced_in_chance(self, what: str, span: m.Span) -> None:
+        if self._in_chance:
+            self.error("misplaced", f"{what} inside a chance block", span,
+                       "a chance block draws with `draw`; players choose in actions")
+
     def top_level(self, e, want: tuple, what: str, scope=None):
         """Check a declaration's expression in a fresh scope."""
         self.scopes = [scope or {}]
@@ -518,7 +532,19 @@ class Checker:
         t = self.expr(s.value)
         self.bind(s.targets, t, s.value.span, self.scopes[-1])
 
+    def stmt_Draw(self, s: m.Draw):
+        if not self._in_chance:
+            self.error("misplaced", "`draw` outside a chance block", s.span,
+                       "chance draws in `chance when COND { ... }`; players choose with `choose`")
+        t = self.expr(s.domain)
+        el = T.element(t)
+        if el is None or (t != T.ANY and t[0] == "map"):
+            self.error("type-mismatch", f"draw needs a list, set or bag, got {T.show(t)}", s.domain.span)
+            el = T.ANY
+        self.bind(s.targets, el, s.domain.span, self.scopes[-1])
+
     def stmt_Choose(self, s: m.Choose):
+        self.misplaced_in_chance("`choose`", s.span)
         t = self.expr(s.domain)
         el = T.element(t)
         if el is None:
@@ -625,9 +651,11 @@ class Checker:
         self.scopes.pop()
 
     def stmt_OptionalStmt(self, s):
+        self.misplaced_in_chance("`optional`", s.span)
         self.block(s.body)
 
     def stmt_CallStmt(self, s: m.CallStmt):
+        self.misplaced_in_chance("an action call", s.span)
         sym = self.lookup(s.func.name)
         for a in s.args:
             self.expr(a)

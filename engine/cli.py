@@ -15,6 +15,8 @@ from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .load import INVARIANT_SOURCE, command_line_predicates, load_game, parse_settings
 from .runtime import plain_number
+from search.budget import sample_outcome
+from search.protocol import CHANCE
 from search.solve import solve
 
 
@@ -70,6 +72,9 @@ def _simulate(game, playouts: int, steps: int) -> list:
                 if game.is_terminal(s):
                     game.returns(s)
                     break
+                if game.current_player(s) == CHANCE:
+                    s = game.apply(s, sample_outcome(game, s, rng))
+                    continue
                 moves = game.legal_moves(s)
                 if not moves or step == steps:
                     break
@@ -125,6 +130,9 @@ def cmd_solve(args) -> int:
     print("  best line:")
     for mv, _ in sol.best_line:
         print(f"    {game.describe(mv)}")
+    last = sol.best_line[-1][1] if sol.best_line else game.initial_state()
+    if game.current_player(last) == CHANCE:
+        print("    then chance moves: the value is the expectation over its outcomes")
     return 0
 
 

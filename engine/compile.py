@@ -9,6 +9,7 @@ once per way the program can go on (`choose`, `optional`).
 from __future__ import annotations
 
 import operator
+from fractions import Fraction
 
 from . import model as m
 from . import runtime as rt
@@ -30,7 +31,7 @@ class Compiler:
         self.ck = checker
         self.params = params
         self.nfields = len(checker.fields)
-        self.CUR, self.FIRED, self.LABELS = self.nfields, self.nfields + 1, self.nfields + 2
+        self.CUR, self.FIRED, self.LABELS, self.WEIGHT = (self.nfields + i for i in range(4))
         self.enum_values = {}
         for enum, names in checker.enums.items():
             for i, n in enumerate(names):
@@ -411,6 +412,34 @@ class Compiler:
                 if cond is None or cond(e):
                     k(e)
         return FORK, choose
+
+    def s_Draw(self, s: m.Draw):
+        """A fork per distinct element, its weight (copies / all copies) multiplied into the
+        chance weight slot, and `name = value` added to the outcome's label."""
+        dom = self.iterate(s.domain)
+        slots = [self.ck.syms[id(t)].slot for t in s.targets]
+        names = ", ".join(t.name for t in s.targets)
+        one = slots[0] if len(slots) == 1 else None
+        W, L, fmt = self.WEIGHT, self.LABELS, rt.format_value
+
+        def draw(env, k):
+            counts: dict = {}
+            for v in dom(env):
+                counts[v] = counts.get(v, 0) + 1
+            if not counts:
+                _fail(s.domain.span, "draw from an empty collection")
+            total = sum(counts.values())
+            for v, c in counts.items():
+                e = env.copy()
+                if one is not None:
+                    e[one] = v
+                else:
+                    for i, x in zip(slots, v):
+                        e[i] = x
+                e[W] = env[W] * Fraction(c, total)
+                e[L] = env[L] + (f"{names} = {fmt(v)}",)
+                k(e)
+        return FORK, draw
 
     def s_Require(self, s):
         f = self.expr(s.cond)

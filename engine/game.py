@@ -16,6 +16,7 @@ from . import runtime as rt
 from .check import Checker
 from .compile import Compiler, as_fork
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError
+from search.protocol import CHANCE
 
 MEMO_LIMIT = 200_000
 """Entries kept per memo table before it is cleared (states are values, so memoising is safe)."""
@@ -72,6 +73,9 @@ class CompiledGame:
         self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
                            for d in checker.decls if isinstance(d, m.HeuristicDecl)}
         self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
+        self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span)
+                         for d in checker.decls if isinstance(d, m.ChanceDecl)]
+        self._chance_memo: dict = {}
         self.agent_options = {d.name.name: {o.name.name: o.value if isinstance(o.value, int) else o.value.name
                                             for o in d.options}
                               for d in reversed(checker.decls) if isinstance(d, m.AgentDecl)}
@@ -95,13 +99,31 @@ class CompiledGame:
         return self._initial
 
     def current_player(self, s) -> int:
+        """The player to move, or CHANCE where a `chance` condition holds (and the game goes on)."""
+        if self._chances and self._chance_at(s) is not None:
+            return CHANCE
         return s[self.nstate - 2]
+
+    def _chance_at(self, s) -> Optional[int]:
+        """The index of the first chance declaration whose condition holds in s, if any."""
+        if s in self._chance_memo:
+            return self._chance_memo[s]
+        at = None
+        if not self.is_terminal(s):
+            env = self.env(s)
+            for i, (cond, _, span) in enumerate(self._chances):
+                with guard(span, "the chance condition"):
+                    if cond(env):
+                        at = i
+                        break
+        return self._remember(self._chance_memo, s, at)
 
     def env(self, s) -> list:
         """A fresh evaluation environment for state s."""
         e = [None] * self.nslots
         e[: self.nstate] = s
         e[self.nstate] = ()
+        e[self.nstate + 1] = 1
         return e
 
     def legal_moves(self, s) -> tuple:
@@ -120,7 +142,7 @@ class CompiledGame:
         return value
 
     def _generate(self, s) -> tuple:
-        if self.is_terminal(s):
+        if self.is_terminal(s) or (self._chances and self._chance_at(s) is not None):
             return ()
         out = []
         n, nplayers, cur = self.nstate, self.num_players, self.nstate - 2
@@ -158,8 +180,25 @@ class CompiledGame:
             env[fired] |= bit
         body(env, lambda e: self._fire(e, i + 1, k))
 
-    def chance_outcomes(self, s):
-        return ()
+    def chance_outcomes(self, s) -> tuple:
+        """(move, weight) for every distinct state the chance block can lead to; draws that lead
+        to one state are one outcome (the first label kept, their weights added). The player to
+        move stays; triggers do not fire."""
+        at = self._chance_at(s) if self._chances else None
+        if at is None:
+            return ()
+        _, block, span = self._chances[at]
+        n = self.nstate
+        merged: dict = {}
+
+        def finish(env):
+            nxt = tuple(env[:n])
+            label, w = merged.get(nxt, (None, 0))
+            merged[nxt] = (label or " | ".join(env[n]) or "chance", w + env[n + 1])
+
+        with guard(span, "the chance block"):
+            block(self.env(s), finish)
+        return tuple((Move(label, nxt), float(w)) for nxt, (label, w) in merged.items())
 
     def apply(self, s, m: Move) -> tuple:
         return m.next

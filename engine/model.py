@@ -260,6 +260,14 @@ class Choose:
 
 
 @node
+class Draw:
+    """`draw x in c`: chance picks an element of c, each copy equally likely."""
+    targets: tuple
+    domain: Expr
+    span: Span
+
+
+@node
 class Require:
     cond: Expr
     span: Span
@@ -470,6 +478,16 @@ class HeuristicDecl:
     name: Ident
     player: Optional[Ident]
     value: Expr
+    note: Optional[str]
+    span: Span
+
+
+@node
+class ChanceDecl:
+    """`chance when COND { ... }`: in a state where COND holds, chance moves by running the block,
+    whose `draw`s fork with their weights."""
+    cond: Expr
+    body: "Block"
     note: Optional[str]
     span: Span
 

@@ -275,6 +275,14 @@ class _ToModel(Transformer):
         return m.Choose(items[0], items[1], items[2] if len(items) > 2 else None, self._span(meta))
 
     @v_args(meta=True)
+    def draw(self, meta, items):
+        return m.Draw(items[0], items[1], self._span(meta))
+
+    @v_args(meta=True)
+    def chance_decl(self, meta, items):
+        return m.ChanceDecl(items[0], items[1], _n(items), self._span(meta))
+
+    @v_args(meta=True)
     def require(self, meta, items):
         return m.Require(items[0], self._span(meta))
 

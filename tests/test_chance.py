@@ -1,0 +1,116 @@
+"""`chance when COND { ... draw x in c ... }`: chance nodes with weighted outcomes, against
+probabilities worked out by hand, and the diagnostics of misplaced draws and choices."""
+import json
+from fractions import Fraction
+
+import pytest
+
+from conftest import run_engine
+from engine.diagnostics import RuleErrors
+from engine.load import check_file, load_game
+from search.protocol import CHANCE
+
+DICE = "tests/fixtures/dice.rules"
+
+
+@pytest.fixture(scope="module")
+def dice():
+    return load_game(DICE)
+
+
+def test_a_state_where_the_chance_condition_holds_is_a_chance_node_without_moves(dice):
+    s = dice.initial_state()
+    assert dice.current_player(s) == CHANCE
+    assert dice.legal_moves(s) == ()
+
+
+def test_two_dice_give_eleven_totals_with_the_textbook_weights(dice):
+    # of the 36 equally likely (a, b), 6 - |t - 7| give the total t: 1/36 for 2 and 12 ... 6/36 for 7
+    outcomes = dice.chance_outcomes(dice.initial_state())
+    by_total = {}
+    for move, p in outcomes:
+        total = dict(zip(dice.field_names, move.next))["total"]
+        by_total[total] = p
+    assert sorted(by_total) == list(range(2, 13))
+    for t, p in by_total.items():
+        assert p == pytest.approx(float(Fraction(6 - abs(t - 7), 36)), abs=1e-12)
+    assert sum(by_total.values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_an_outcome_is_labelled_by_its_first_draws_and_keeps_the_player(dice):
+    s = dice.initial_state()
+    labels = [m.label for m, _ in dice.chance_outcomes(s)]
+    assert labels[0] == "a = 1 | b = 1"
+    assert "a = 1 | b = 6" in labels and "a = 6 | b = 1" not in labels  # total 7: the first draw's label
+    after = dice.chance_outcomes(s)[0][0].next
+    assert dice.current_player(after) == 0
+    assert [m.label for m in dice.legal_moves(after)] == ["keep 2", "reroll"]
+
+
+def test_solve_gives_the_expected_total_of_the_best_reroll_policy():
+    # keep a first roll of 8 or more, else reroll (a second roll is worth 7 on average):
+    # (8*5 + 9*4 + 10*3 + 11*2 + 12*1) / 36 + 7 * 21/36 = 140/36 + 147/36 = 287/36
+    r = run_engine("solve", DICE, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["value"] == [pytest.approx(287 / 36, abs=1e-4)]
+
+
+def test_draw_counts_copies_so_a_die_with_repeated_faces_is_weighted(tmp_path):
+    # a six-sided die with faces 1, 1, 2, 2, 2, 3: weights 2/6, 3/6 and 1/6
+    path = tmp_path / "die.rules"
+    path.write_text("""\
+state { face: 0..3 = 0 }
+chance when face == 0 { draw f in bag([1, 1, 2, 2, 2, 3]) face = f }
+action stop { face = face }
+turn { stop }
+terminal face > 0
+score face
+""")
+    g = load_game(str(path))
+    weights = {m.label: p for m, p in g.chance_outcomes(g.initial_state())}
+    assert weights == pytest.approx({"f = 1": 2 / 6, "f = 2": 3 / 6, "f = 3": 1 / 6})
+
+
+def test_check_and_validate_accept_the_dice_game():
+    for cmd in (("validate", DICE), ("check", DICE, "--examples", 50)):
+        r = run_engine(*cmd)
+        assert r.returncode == 0, r.stdout + r.stderr
+
+
+BASE = """\
+state { n: 0..9 = 0  rolled: bool = no }
+action step { n += 1 }
+turn { step }
+terminal n == 9
+score n
+"""
+
+# (id, extra text, code, line, column of the offending statement)
+MISPLACED = [
+    ("draw-in-an-action", "action roll { draw x in 1..6 n = x }", "misplaced", 6, 15),
+    ("choose-in-chance", "chance when not rolled { choose x in 1..6 rolled = yes }", "misplaced", 6, 26),
+    ("call-in-chance", "chance when not rolled { step rolled = yes }", "misplaced", 6, 26),
+    ("optional-in-chance", "chance when not rolled { optional { rolled = yes } }", "misplaced", 6, 26),
+    ("draw-from-a-number", "chance when not rolled { draw x in 6 rolled = yes }", "type-mismatch", 6, 36),
+    ("condition-not-a-bool", "chance when n { rolled = yes }", "type-mismatch", 6, 13),
+]
+
+
+@pytest.mark.parametrize("row_id, extra, code, line, col", MISPLACED, ids=[r[0] for r in MISPLACED])
+def test_misplaced_draws_and_choices_are_diagnostics_at_their_statement(tmp_path, row_id, extra, code, line, col):
+    path = tmp_path / "game.rules"
+    path.write_text(BASE + extra + "\n")
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(path))
+    d = info.value.diagnostics[0]
+    assert (d.code, d.span.line, d.span.col) == (code, line, col), info.value.render()
+
+
+def test_a_draw_from_an_empty_collection_is_a_runtime_diagnostic_in_validate(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(BASE + "chance when not rolled { draw x in [] rolled = yes }\n")
+    r = run_engine("validate", path)
+    assert r.returncode == 1
+    assert "draw from an empty collection" in r.stdout + r.stderr
+    assert f"{path}:6:36" in r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
