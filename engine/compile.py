@@ -397,29 +397,41 @@ class Compiler:
 
     def s_Choose(self, s: m.Choose):
         dom = self.iterate(s.domain)
-        slots = [self.ck.syms[id(t)].slot for t in s.targets]
+        bind = self.binder(s.targets)
         cond = self.expr(s.cond) if s.cond is not None else None
-        one = slots[0] if len(slots) == 1 else None
 
         def choose(env, k):
             for v in dom(env):
-                e = env.copy()
-                if one is not None:
-                    e[one] = v
-                else:
-                    for i, x in zip(slots, v):
-                        e[i] = x
+                e = bind(env, v)
                 if cond is None or cond(e):
                     k(e)
         return FORK, choose
+
+    def binder(self, targets):
+        """f(env, v) -> a copy of env with the names bound to v (a tuple taken apart for several)."""
+        slots = [self.ck.syms[id(t)].slot for t in targets]
+        if len(slots) == 1:
+            one = slots[0]
+
+            def bind_one(env, v):
+                e = env.copy()
+                e[one] = v
+                return e
+            return bind_one
+
+        def bind_tuple(env, v):
+            e = env.copy()
+            for i, x in zip(slots, v):
+                e[i] = x
+            return e
+        return bind_tuple
 
     def s_Draw(self, s: m.Draw):
         """A fork per distinct element, its weight (copies / all copies) multiplied into the
         chance weight slot, and `name = value` added to the outcome's label."""
         dom = self.iterate(s.domain)
-        slots = [self.ck.syms[id(t)].slot for t in s.targets]
+        bind = self.binder(s.targets)
         names = ", ".join(t.name for t in s.targets)
-        one = slots[0] if len(slots) == 1 else None
         W, L, fmt = self.WEIGHT, self.LABELS, rt.format_value
 
         def draw(env, k):
@@ -430,12 +442,7 @@ class Compiler:
                 _fail(s.domain.span, "draw from an empty collection")
             total = sum(counts.values())
             for v, c in counts.items():
-                e = env.copy()
-                if one is not None:
-                    e[one] = v
-                else:
-                    for i, x in zip(slots, v):
-                        e[i] = x
+                e = bind(env, v)
                 e[W] = env[W] * Fraction(c, total)
                 e[L] = env[L] + (f"{names} = {fmt(v)}",)
                 k(e)
