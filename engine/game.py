@@ -78,7 +78,7 @@ class CompiledGame:
         self._chance_memo: dict = {}
         self.agent_options = {d.name.name: {o.name.name: o.value if isinstance(o.value, int) else o.value.name
                                             for o in d.options}
-                              for d in reversed(checker.decls) if isinstance(d, m.AgentDecl)}
+                              for d in checker.decls if isinstance(d, m.AgentDecl)}
         env = c.blank_env()
         fields = tuple(c.expr(f.decl.init)(env) for f in checker.fields)
         for f, v in zip(checker.fields, fields):
