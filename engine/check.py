@@ -34,7 +34,9 @@ BUILTINS = {
     "any": (1, 1), "all": (1, 1), "sorted": (1, 1), "list": (1, 1), "set": (1, 1),
     "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "abs": (1, 1), "keys": (1, 1),
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "cells": (1, 1),
-    "lines": (2, 2), "neighbours": (2, 2),
+    "lines": (2, 2), "neighbours": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
+    "clashes": (3, 3), "matches": (3, 3), "open_ends": (2, 2), "networks": (1, 1), "longest_trail": (3, 3),
+    "join": (2, 2),
 }
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag"}
 BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}
@@ -55,6 +57,7 @@ class Checker:
         self.types: dict[int, tuple] = {}
         self.records: dict[str, tuple] = {"cell": (("row", T.INT), ("col", T.INT))}
         self.enums: dict[str, tuple] = {}
+        self.tilesets: dict[str, tuple] = {}  # tile type -> (side enum, label enum)
         self.players: tuple = ("player",)
         self.fields: list[Symbol] = []
         self.nslots = 0
@@ -111,6 +114,7 @@ class Checker:
                 self.declare(Symbol("enumval", i.name, T.PLAYER, i.span))
         self.enums["player"] = self.players
         self.globals["current"] = Symbol("current", "current", T.PLAYER, m.NOWHERE)
+        self.globals["cell"] = Symbol("record", "cell", T.CELL, m.NOWHERE)  # cell(row, col)
         states = [d for d in self.decls if isinstance(d, m.StateDecl)]
         for d in states[1:]:
             self.error("duplicate", "the state is already declared", d.span, f"first declared at {states[0].span}")
@@ -134,6 +138,9 @@ class Checker:
                 self.enums[d.name.name] = tuple(i.id for i in d.domain.items)
                 for i in d.domain.items:
                     self.declare(Symbol("enumval", i.id, ("enum", d.name.name), i.span))
+        for d in self.decls:
+            if isinstance(d, m.TilesDecl):
+                self.declare_tiles(d)
         for d in self.decls:
             if isinstance(d, m.RecordDecl) and d.name.name not in BUILTIN_TYPES:
                 seen = {}
@@ -169,6 +176,23 @@ class Checker:
         for sym in self.fields:
             sym.type = self.resolve_type(sym.decl.type)
 
+    def declare_tiles(self, d: m.TilesDecl):
+        """The tile type and one constant per tile; the sides and labels must be enums."""
+        if d.name.name in BUILTIN_TYPES:
+            self.error("duplicate", f"'{d.name.name}' is a built-in type", d.name.span, "choose another name")
+            return
+        for e in (d.sides, d.labels):
+            if e.name not in self.enums or e.name == "player":
+                self.unknown("enum", e.name, e.span, [n for n in self.enums if n != "player"])
+                return
+        for e in (d.sides, d.labels):
+            self.syms[id(e)] = self.globals[e.name]
+        t = ("tile", d.name.name)
+        self.declare(Symbol("type", d.name.name, t, d.name.span, decl=d))
+        self.tilesets[d.name.name] = (d.sides.name, d.labels.name)
+        for entry in d.tiles:
+            self.declare(Symbol("const", entry.name.name, t, entry.name.span, decl=(d, entry)))
+
     # ---------------- types ----------------
     def resolve_type(self, t) -> tuple:
         if isinstance(t, m.RangeType):
@@ -180,11 +204,16 @@ class Checker:
             n = t.name.name
             if n in PRIMITIVES:
                 return PRIMITIVES[n]
+            if n in self.globals:
+                self.syms[id(t.name)] = self.globals[n]  # a use, for the unused-declaration lint
             if n in self.records:
                 return ("record", n)
             if n in self.enums:
                 return ("enum", n)
-            self.unknown("type", n, t.name.span, list(PRIMITIVES) + list(self.records) + list(self.enums))
+            if n in self.tilesets:
+                return ("tile", n)
+            self.unknown("type", n, t.name.span, list(PRIMITIVES) + list(self.records) + list(self.enums)
+                         + list(self.tilesets))
             return T.ANY
         if isinstance(t, m.GenericType):
             n = t.name.name
@@ -203,7 +232,7 @@ class Checker:
     def sortable(self, t) -> bool:
         """Whether values of type t can be put in order at run time, as `<`, sorted(), min(),
         max() and every bag (it keeps its items sorted) do: not maps, sets, grids or what holds them."""
-        if t == T.ANY or t[0] in ("int", "str", "bool", "enum"):
+        if t == T.ANY or t[0] in ("int", "str", "bool", "enum", "tile"):
             return True
         if t[0] == "record":
             return all(self.sortable(ft) for _, ft in self.records.get(t[1], ()))
@@ -398,6 +427,41 @@ class Checker:
         self.scopes = [scope or {}]
         self.expect(e, want, what)
         self.scopes = []
+
+    def check_TilesDecl(self, d: m.TilesDecl):
+        if self.tilesets.get(d.name.name) is None or self.globals[d.name.name].decl is not d:
+            return
+        sides = self.enums[d.sides.name]
+        labels = self.enums[d.labels.name]
+        for entry in d.tiles:
+            if len(entry.labels) != len(sides):
+                self.error("arity", f"tile '{entry.name.name}' needs {len(sides)} labels, one per value of "
+                           f"{d.sides.name} ({', '.join(sides)}), got {len(entry.labels)}", entry.span)
+            labelled = set()
+            for side, lab in zip(sides, entry.labels):
+                if lab.name == "_":
+                    continue
+                if lab.name not in labels:
+                    self.unknown(f"value of {d.labels.name}", lab.name, lab.span, list(labels) + ["_"])
+                labelled.add(side)
+            seen: dict = {}
+            for g in entry.groups or ():
+                for side in g.sides:
+                    if side.name not in sides:
+                        self.unknown(f"value of {d.sides.name}", side.name, side.span, sides)
+                    elif side.name in seen:
+                        self.error("duplicate", f"side {side.name} of '{entry.name.name}' is in two groups",
+                                   side.span, f"first at {seen[side.name]}")
+                    elif side.name not in labelled:
+                        self.error("type-mismatch", f"side {side.name} of '{entry.name.name}' has no label, so it "
+                                   "joins nothing", side.span)
+                    seen.setdefault(side.name, side.span)
+
+    def check_ViewDecl(self, d: m.ViewDecl):
+        views = [x for x in self.decls if isinstance(x, m.ViewDecl)]
+        if views[0] is not d:
+            self.error("duplicate", "the view is already declared", d.span, f"first declared at {views[0].span}")
+        self.expect(d.expr, T.STR, "a view")
 
     def check_TerminalDecl(self, d):
         self.top_level(d.cond, T.BOOL, "the terminal condition")
@@ -776,6 +840,11 @@ class Checker:
         t = self.expr(e.obj)
         if t == T.ANY:
             return T.ANY
+        if t[0] == "tile":
+            if e.attr.name != "name":
+                self.unknown(f"field of {t[1]}", e.attr.name, e.attr.span, ["name"])
+                return T.ANY
+            return T.STR
         if t[0] == "record":
             fields = dict(self.records.get(t[1], ()))
             if e.attr.name not in fields:
@@ -976,7 +1045,47 @@ class Checker:
             if name == "lines":
                 return ("list", ("list", T.CELL))
             return ("list", T.CELL)
-        return T.ANY
+        if name == "join":
+            if not T.fits(a0, T.STR):
+                self.error("type-mismatch", f"join() needs a str separator first, got {T.show(a0)}", e.args[0].span)
+            if not T.fits(argt[1], ("list", T.STR)):
+                self.error("type-mismatch", f"join() needs a list<str> second, got {T.show(argt[1])}", e.args[1].span)
+            return T.STR
+        if name in ("orientations", "rotations", "edges"):
+            tt = self.need_tile(a0, name, e.args[0].span)
+            if name == "edges":
+                return ("map", ("enum", self.tilesets[tt[1]][0]), ("enum", self.tilesets[tt[1]][1])) if tt else T.ANY
+            return ("list", tt or T.ANY)
+        return self.board_call(e, name, argt)
+
+    def need_tile(self, t, fn: str, span: m.Span, square: bool = False):
+        """The tile type t, or None after an error if t is not one (or, asked for, not square)."""
+        if t == T.ANY:
+            return None
+        if t[0] != "tile":
+            self.error("type-mismatch", f"{fn}() needs a tile, got {T.show(t)}", span)
+            return None
+        if square and len(self.enums[self.tilesets[t[1]][0]]) != 4:
+            self.error("type-mismatch", f"{fn}() needs square tiles (4 sides), {t[1]} has "
+                       f"{len(self.enums[self.tilesets[t[1]][0]])}", span)
+            return None
+        return t
+
+    def board_call(self, e, name, argt):
+        """The built-ins on boards: maps from cells to square tiles."""
+        b = argt[0]
+        tt = None
+        if b != T.ANY and not (b[0] == "map" and T.fits(b[1], T.CELL) and (b[2] == T.ANY or b[2][0] == "tile")):
+            self.error("type-mismatch", f"{name}() needs a board (a map from cells to tiles), got {T.show(b)}",
+                       e.args[0].span)
+        elif b != T.ANY:
+            tt = self.need_tile(b[2], name, e.args[0].span, square=True)
+        wants = {"clashes": (T.CELL, tt), "matches": (T.CELL, tt), "open_ends": (T.GRID,), "networks": (),
+                 "longest_trail": (T.GRID, ("enum", self.tilesets[tt[1]][1]) if tt else None)}[name]
+        for want, t, a in zip(wants, argt[1:], e.args[1:]):
+            if want is not None and not T.fits(t, want):
+                self.error("type-mismatch", f"{name}() needs {T.show(want)} here, got {T.show(t)}", a.value.span)
+        return ("list", ("set", T.CELL)) if name == "networks" else T.INT
 
     def comp_scope(self, c: m.Comp) -> None:
         self.loop_scope(c.iter, c.targets)

@@ -31,6 +31,7 @@ def add_parsers(sub):
                    help=f"agents by seat, each one of {', '.join(ALGORITHMS)}, random")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
+    p.add_argument("--show", action="store_true", help="print each game's final state through the file's view")
     _algorithm_options(p)
     p.set_defaults(run=cmd_play)
     t = sub.add_parser("stats", help="legal moves per decision and distinct states by depth")
@@ -152,8 +153,16 @@ def cmd_play(args) -> int:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {game.num_players} seat(s)")
     bar = ProgressBar(args.games, "games")
     t0 = time.perf_counter()
+    shown: list = []
+
+    def show(g, s):
+        shown.append({"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)], "view": game.view(s)})
+        if not args.json:
+            bar.close()
+            print(f"game {g + 1}: score {', '.join(str(r) for r in shown[-1]['returns'])}\n{shown[-1]['view']}\n",
+                  flush=True)
     tallies = play(game, agents, games=args.games, budget=args.budget, rng=random.Random(args.seed),
-                   progress=lambda done, total: bar.update(done))
+                   progress=lambda done, total: bar.update(done), show=show if args.show else None)
     bar.close()
     seconds = time.perf_counter() - t0
     several = game.num_players > 1
@@ -164,7 +173,7 @@ def cmd_play(args) -> int:
              "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores))} for t in tallies]
     if args.json:
         print(json.dumps({"game": game.title, "games": args.games, "budget": args.budget, "seed": args.seed,
-                          "seconds": round(seconds, 3), "agents": rows}))
+                          "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {})}))
         return 0
     print(f"{game.title}: {args.games} games, {args.budget:,} forward-model calls per decision, "
           f"seed {args.seed}, {seconds:.1f} s")

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from . import model as m
 from . import runtime as rt
+from . import tiles
 from . import types as T
 from .check import Checker, Symbol
 from .diagnostics import RuleRuntimeError
@@ -61,10 +62,24 @@ class Compiler:
             v = rt.FrozenMap((self.expr(e.key)(env), self.expr(e.value)(env)) for e in d.entries)
         elif isinstance(d, m.ConstDecl):
             v = self.expr(d.value)(self.blank_env())
+        elif isinstance(d, tuple) and isinstance(d[1], m.TileEntry):
+            v = self.tile(*d)
         else:
             v = d
         self.consts[sym.name] = v
         return v
+
+    def tile(self, d: m.TilesDecl, entry: m.TileEntry):
+        sides = tuple(self.enum_values[(d.sides.name, n)] for n in self.ck.enums[d.sides.name])
+        labels = tuple(None if x.name == "_" else self.enum_values[(d.labels.name, x.name)] for x in entry.labels)
+        index = {n: i for i, n in enumerate(self.ck.enums[d.sides.name])}
+        if entry.groups is None:
+            groups = [[k for k, x in enumerate(labels) if x is not None]]
+        else:
+            groups = [[index[s.name] for s in g.sides] for g in entry.groups]
+            grouped = {k for g in groups for k in g}
+            groups += [[k] for k, x in enumerate(labels) if x is not None and k not in grouped]
+        return tiles.Tile(entry.name.name, sides, labels, [g for g in groups if g])
 
     # ---------------- expressions ----------------
     def expr(self, e):
@@ -150,6 +165,8 @@ class Compiler:
             return lambda env: v
         t = self.type_of(e.obj)
         f = self.expr(e.obj)
+        if t != T.ANY and t[0] == "tile":
+            return lambda env: f(env).name
         fields = [n for n, _ in self.ck.records.get(t[1], ())] if t != T.ANY and t[0] == "record" else []
         if e.attr.name in fields:
             i = fields.index(e.attr.name)
@@ -241,7 +258,22 @@ class Compiler:
         if name == "neighbours":
             b = args[1]
             return lambda env: a(env).neighbours(b(env))
-        raise AssertionError(f"builtin {name} has no compiled form")
+        if name == "join":
+            b = args[1]
+            return lambda env: a(env).join(b(env))
+        if name in ("orientations", "rotations"):
+            return lambda env: getattr(a(env), name)()
+        if name == "edges":
+            return lambda env: a(env).edges
+        fn = {"clashes": tiles.clashes, "matches": tiles.matches, "open_ends": tiles.open_ends,
+              "networks": tiles.networks, "longest_trail": tiles.longest_trail}[name]
+        if len(args) == 1:
+            return lambda env: fn(a(env))
+        if len(args) == 2:
+            b = args[1]
+            return lambda env: fn(a(env), b(env))
+        b, c = args[1], args[2]
+        return lambda env: fn(a(env), b(env), c(env))
 
     def loop(self, c: m.Comp):
         """(iterate(env) -> yields after binding targets, or filtering by cond)."""

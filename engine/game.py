@@ -76,6 +76,8 @@ class CompiledGame:
         self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span)
                          for d in checker.decls if isinstance(d, m.ChanceDecl)]
         self._chance_memo: dict = {}
+        views = [d for d in checker.decls if isinstance(d, m.ViewDecl)]
+        self._view = (c.expr(views[0].expr), views[0].span) if views else None
         self.agent_options = {d.name.name: {o.name.name: o.value if isinstance(o.value, int) else o.value.name
                                             for o in d.options}
                               for d in checker.decls if isinstance(d, m.AgentDecl)}
@@ -255,6 +257,14 @@ class CompiledGame:
         return m.label
 
     # ---------------- views ----------------
+    def view(self, s) -> str:
+        """The state as the file's `view` shows it, or its fields one per line without one."""
+        if self._view is None:
+            return "\n".join(f"{k}: {rt.format_value(v)}" for k, v in zip(self.field_names, s))
+        fn, span = self._view
+        with guard(span, "the view"):
+            return fn(self.env(s))
+
     def state_json(self, s) -> dict:
         """The state by field name (records as objects, bags as sorted lists)."""
         out = {name: rt.to_json(v) for name, v in zip(self.field_names, s)}

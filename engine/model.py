@@ -493,6 +493,43 @@ class ChanceDecl:
 
 
 @node
+class TileGroup:
+    sides: tuple  # of Ident
+    span: Span
+
+
+@node
+class TileEntry:
+    """`name = (label, ...) groups {side, ...}, ...`: one tile, its labels side by side clockwise
+    from the first side (`_` for none), and the sides joined inside it (all labelled sides when no
+    groups are given)."""
+    name: Ident
+    labels: tuple  # of Ident
+    groups: Optional[tuple]  # of TileGroup
+    span: Span
+
+
+@node
+class TilesDecl:
+    """`tiles Name: Side -> Label { entry ... }`: the tile type Name, whose tiles have one side per
+    value of the enum Side, each labelled with a value of the enum Label or nothing."""
+    name: Ident
+    sides: Ident
+    labels: Ident
+    tiles: tuple  # of TileEntry
+    note: Optional[str]
+    span: Span
+
+
+@node
+class ViewDecl:
+    """`view EXPR`: the text that shows a state."""
+    expr: Expr
+    note: Optional[str]
+    span: Span
+
+
+@node
 class AgentOption:
     name: Ident
     value: Union[int, Ident]

@@ -237,6 +237,26 @@ class _ToModel(Transformer):
         return m.AgentDecl(items[0], options, _n(items), self._span(meta))
 
     @v_args(meta=True)
+    def tiles_decl(self, meta, items):
+        toks = [self._ident(t) for t in items[:3]]
+        entries = tuple(i for i in items[3:] if isinstance(i, m.TileEntry))
+        return m.TilesDecl(*toks, entries, _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def tile_entry(self, meta, items):
+        groups = tuple(i for i in items if isinstance(i, m.TileGroup)) or None
+        labels = tuple(self._ident(t) for t in items[1:] if isinstance(t, Token))
+        return m.TileEntry(self._ident(items[0]), labels, groups, self._span(meta))
+
+    @v_args(meta=True)
+    def tile_group(self, meta, items):
+        return m.TileGroup(tuple(self._ident(t) for t in items), self._span(meta))
+
+    @v_args(meta=True)
+    def view_decl(self, meta, items):
+        return m.ViewDecl(items[0], _n(items), self._span(meta))
+
+    @v_args(meta=True)
     def agent_name(self, meta, items):
         return m.Ident("-".join(str(t) for t in items), self._span(meta))
 

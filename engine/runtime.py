@@ -167,6 +167,9 @@ class Grid:
                 out.append(Cell((r + dr, c + dc)))
         return tuple(out)
 
+    def contains(self, cell) -> bool:
+        return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
+
     def lines(self, k: int) -> tuple:
         """Every straight run of k cells: rows, columns and both diagonals."""
         out = []

@@ -18,7 +18,7 @@ def list_of(t):
 def show(t) -> str:
     """A type as the user writes it."""
     head = t[0]
-    if head in ("enum", "record"):
+    if head in ("enum", "record", "tile"):
         return t[1]
     if head in ("list", "set", "bag"):
         return f"{head}<{show(t[1])}>"
@@ -37,7 +37,7 @@ def fits(actual, expected) -> bool:
         return False
     if actual[0] == "tuple":
         return len(actual[1]) == len(expected[1]) and all(fits(a, e) for a, e in zip(actual[1], expected[1]))
-    return all(fits(a, e) for a, e in zip(actual[1:], expected[1:])) if actual[0] not in ("enum", "record") else False
+    return all(fits(a, e) for a, e in zip(actual[1:], expected[1:])) if actual[0] not in ("enum", "record", "tile") else False
 
 
 def join(a, b):
@@ -68,4 +68,4 @@ def element(t):
 
 def is_ordered(t) -> bool:
     """Whether values of this type can be compared with < and sorted."""
-    return t == ANY or t[0] in ("int", "enum", "record", "str", "tuple", "list")
+    return t == ANY or t[0] in ("int", "enum", "record", "str", "tuple", "list", "tile")

@@ -1,0 +1,182 @@
+"""Tiles with labelled sides and connection groups, their symmetries, and boards of square tiles.
+
+A tile has one label (or None) per side, sides numbered clockwise from the top, and groups of
+sides joined inside the tile. A board is a map from cells to tiles; cells off the grid may hold
+tiles too (fixed border pieces). Side k of a square tile faces the neighbour in direction
+STEPS[k]; two tiles are joined across a shared edge when both facing sides carry the same label.
+"""
+from __future__ import annotations
+
+from .runtime import Cell, FrozenMap
+
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: sides 0..3 of a square tile
+
+
+class Tile:
+    """One orientation of a tile: name, side values, labels per side, connection groups."""
+
+    __slots__ = ("name", "sides", "labels", "groups", "key", "edges", "_hash", "_orientations")
+
+    def __init__(self, name: str, sides: tuple, labels: tuple, groups):
+        self.name, self.sides, self.labels = name, sides, labels
+        self.groups = tuple(sorted(tuple(sorted(g)) for g in groups))
+        self.key = (name, tuple(-1 if x is None else x.index for x in labels), self.groups)
+        self.edges = FrozenMap({s: x for s, x in zip(sides, labels) if x is not None})
+        self._hash = hash(self.key)
+        self._orientations = None
+
+    def __eq__(self, other):
+        return self is other or (isinstance(other, Tile) and self.key == other.key)
+
+    def __hash__(self):
+        return self._hash
+
+    def __lt__(self, other):
+        return self.key < other.key
+
+    def __repr__(self):
+        return f"{self.name} [{' '.join('_' if x is None else x.name for x in self.labels)}]"
+
+    def __reduce__(self):
+        return (Tile, (self.name, self.sides, self.labels, self.groups))
+
+    def turned(self, rotate: int, mirror: bool) -> "Tile":
+        """This tile mirrored left to right (if asked), then turned clockwise `rotate` sides."""
+        n = len(self.labels)
+
+        def where(k):
+            return ((-k if mirror else k) + rotate) % n
+        labels = [None] * n
+        for k, x in enumerate(self.labels):
+            labels[where(k)] = x
+        return Tile(self.name, self.sides, tuple(labels), [[where(k) for k in g] for g in self.groups])
+
+    def orientations(self) -> tuple:
+        """The distinct rotations, then the distinct mirrored rotations not already seen."""
+        if self._orientations is None:
+            n = len(self.labels)
+            seen = {}
+            for mirror in (False, True):
+                for r in range(n):
+                    t = self.turned(r, mirror)
+                    seen.setdefault(t.key, t)
+            self._orientations = tuple(seen.values())
+        return self._orientations
+
+    def rotations(self) -> tuple:
+        return tuple({t.key: t for t in (self.turned(r, False) for r in range(len(self.labels)))}.values())
+
+    def group_of(self, side: int):
+        for g in self.groups:
+            if side in g:
+                return g
+        return ()
+
+
+def _facing(board, cell, k):
+    """(neighbour cell, the neighbour's tile or None, the neighbour's side facing `cell`)."""
+    dr, dc = STEPS[k]
+    nc = Cell((cell[0] + dr, cell[1] + dc))
+    return nc, board.get(nc), (k + 2) % 4
+
+
+def clashes(board, cell, tile) -> int:
+    """Sides of `tile` at `cell` that face a labelled side with a different label."""
+    n = 0
+    for k, x in enumerate(tile.labels):
+        if x is not None:
+            _, t, o = _facing(board, cell, k)
+            if t is not None and t.labels[o] is not None and t.labels[o] != x:
+                n += 1
+    return n
+
+
+def matches(board, cell, tile) -> int:
+    """Sides of `tile` at `cell` that face a side with the same label."""
+    n = 0
+    for k, x in enumerate(tile.labels):
+        if x is not None:
+            _, t, o = _facing(board, cell, k)
+            if t is not None and t.labels[o] == x:
+                n += 1
+    return n
+
+
+def open_ends(board, grid) -> int:
+    """Labelled sides of tiles on the grid that face a cell of the grid without the same label
+    (an empty cell, a blank side or another label); sides facing off the grid are not counted."""
+    n = 0
+    for cell, tile in board.items():
+        if not grid.contains(cell):
+            continue
+        for k, x in enumerate(tile.labels):
+            if x is not None:
+                nc, t, o = _facing(board, cell, k)
+                if grid.contains(nc) and (t is None or t.labels[o] != x):
+                    n += 1
+    return n
+
+
+def _pieces(board, keep=lambda cell: True):
+    """Pieces (cell, group) of the board's tiles and the joins between them across edges, as
+    (piece, piece, label) with the label both facing sides carry."""
+    joins = []
+    for cell, tile in board.items():
+        if not keep(cell):
+            continue
+        for k in (1, 2):  # right and down: every shared edge once
+            x = tile.labels[k]
+            if x is None:
+                continue
+            nc, t, o = _facing(board, cell, k)
+            if t is not None and keep(nc) and t.labels[o] == x:
+                joins.append(((cell, tile.group_of(k)), (nc, t.group_of(o)), x))
+    return joins
+
+
+def networks(board) -> tuple:
+    """The connected networks of the board, each as the set of cells it passes through; a tile
+    whose groups are apart (an overpass) may be in two networks. Ordered by their first cell."""
+    parent = {}
+
+    def find(p):
+        while parent[p] != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+    for cell, tile in board.items():
+        for g in tile.groups:
+            parent[(cell, g)] = (cell, g)
+    for a, b, _ in _pieces(board):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+    nets: dict = {}
+    for p in parent:
+        nets.setdefault(find(p), set()).add(p[0])
+    return tuple(sorted((frozenset(s) for s in nets.values()), key=lambda s: min(s)))
+
+
+def longest_trail(board, grid, label) -> int:
+    """The most spaces on one trail along joins of `label` between tiles on the grid: a trail
+    uses each join at most once and counts a space every time it passes it (joins + 1); 1 if some
+    tile has the label but no join does, 0 if none has it."""
+    adj: dict = {}
+    edges = [(a, b) for a, b, x in _pieces(board, grid.contains) if x == label]
+    for i, (a, b) in enumerate(edges):
+        adj.setdefault(a, []).append((i, b))
+        adj.setdefault(b, []).append((i, a))
+    if not edges:
+        return int(any(label in t.labels for c, t in board.items() if grid.contains(c)))
+    best = 0
+
+    def walk(node, used, n):
+        nonlocal best
+        if n > best:
+            best = n
+        for i, nxt in adj[node]:
+            if not used >> i & 1:
+                walk(nxt, used | 1 << i, n + 1)
+    for start in adj:
+        walk(start, 0, 0)
+    return best + 1
