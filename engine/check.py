@@ -35,7 +35,7 @@ BUILTINS = {
     "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "abs": (1, 1), "keys": (1, 1),
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "cells": (1, 1),
     "lines": (2, 2), "neighbours": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
-    "clashes": (3, 3), "matches": (3, 3), "open_ends": (2, 2), "networks": (1, 1), "longest_trail": (3, 3),
+    "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "open_ends": (2, 2), "networks": (1, 1), "longest_trail": (3, 3),
     "join": (2, 2),
 }
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag"}
@@ -159,7 +159,7 @@ class Checker:
                 sym = Symbol("field", f.name.name, T.ANY, f.name.span, slot=base, decl=f)
                 base += 1
                 self.fields.append(sym)
-        self.nslots = base + 4  # fields, current player, fired triggers, labels, chance weight
+        self.nslots = base + 5  # fields, current player, fired triggers, labels, chance weight, sampler
         for d in self.decls:
             if isinstance(d, m.Param):
                 self.declare(Symbol("param", d.name.name, T.ANY, d.name.span, decl=d))
@@ -1080,12 +1080,13 @@ class Checker:
                        e.args[0].span)
         elif b != T.ANY:
             tt = self.need_tile(b[2], name, e.args[0].span, square=True)
-        wants = {"clashes": (T.CELL, tt), "matches": (T.CELL, tt), "open_ends": (T.GRID,), "networks": (),
+        wants = {"clashes": (T.CELL, tt), "matches": (T.CELL, tt), "places": (T.GRID, tt), "open_ends": (T.GRID,),
+                 "networks": (),
                  "longest_trail": (T.GRID, ("enum", self.tilesets[tt[1]][1]) if tt else None)}[name]
         for want, t, a in zip(wants, argt[1:], e.args[1:]):
             if want is not None and not T.fits(t, want):
                 self.error("type-mismatch", f"{name}() needs {T.show(want)} here, got {T.show(t)}", a.value.span)
-        return ("list", ("set", T.CELL)) if name == "networks" else T.INT
+        return {"networks": ("list", ("set", T.CELL)), "places": ("list", T.CELL)}.get(name, T.INT)
 
     def comp_scope(self, c: m.Comp) -> None:
         self.loop_scope(c.iter, c.targets)

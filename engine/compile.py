@@ -32,7 +32,7 @@ class Compiler:
         self.ck = checker
         self.params = params
         self.nfields = len(checker.fields)
-        self.CUR, self.FIRED, self.LABELS, self.WEIGHT = (self.nfields + i for i in range(4))
+        self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER = (self.nfields + i for i in range(5))
         self.enum_values = {}
         for enum, names in checker.enums.items():
             for i, n in enumerate(names):
@@ -265,7 +265,7 @@ class Compiler:
             return lambda env: getattr(a(env), name)()
         if name == "edges":
             return lambda env: a(env).edges
-        fn = {"clashes": tiles.clashes, "matches": tiles.matches, "open_ends": tiles.open_ends,
+        fn = {"clashes": tiles.clashes, "matches": tiles.matches, "places": tiles.places, "open_ends": tiles.open_ends,
               "networks": tiles.networks, "longest_trail": tiles.longest_trail}[name]
         if len(args) == 1:
             return lambda env: fn(a(env))
@@ -460,11 +460,12 @@ class Compiler:
 
     def s_Draw(self, s: m.Draw):
         """A fork per distinct element, its weight (copies / all copies) multiplied into the
-        chance weight slot, and `name = value` added to the outcome's label."""
+        chance weight slot, and `name = value` added to the outcome's label. With a random
+        generator in the sampler slot, one fork only, drawn by weight."""
         dom = self.iterate(s.domain)
         bind = self.binder(s.targets)
         names = ", ".join(t.name for t in s.targets)
-        W, L, fmt = self.WEIGHT, self.LABELS, rt.format_value
+        W, L, R, fmt = self.WEIGHT, self.LABELS, self.SAMPLER, rt.format_value
 
         def draw(env, k):
             counts: dict = {}
@@ -473,6 +474,15 @@ class Compiler:
             if not counts:
                 _fail(s.domain.span, "draw from an empty collection")
             total = sum(counts.values())
+            if env[R] is not None:
+                x = env[R].randrange(total)
+                for v, c in counts.items():
+                    x -= c
+                    if x < 0:
+                        break
+                e = bind(env, v)
+                e[L] = env[L] + (f"{names} = {fmt(v)}",)
+                return k(e)
             for v, c in counts.items():
                 e = bind(env, v)
                 e[W] = env[W] * Fraction(c, total)

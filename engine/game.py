@@ -202,6 +202,34 @@ class CompiledGame:
             block(self.env(s), finish)
         return tuple((Move(label, nxt), float(w)) for nxt, (label, w) in merged.items())
 
+    def sample_chance(self, s, rng) -> Move:
+        """One chance outcome of s drawn by its weight, each draw made with rng: the same
+        distribution over next states as chance_outcomes, without listing them all. The label
+        is that of the draws made, which may differ from the label chance_outcomes keeps."""
+        at = self._chance_at(s) if self._chances else None
+        if at is None:
+            raise ValueError("not a chance node")
+        _, block, span = self._chances[at]
+        n = self.nstate
+        got = []
+
+        def finish(env):
+            if not got:
+                got.append(Move(" | ".join(env[n]) or "chance", tuple(env[:n])))
+        env = self.env(s)
+        env[self.compiler.SAMPLER] = rng
+        with guard(span, "the chance block"):
+            block(env, finish)
+        if not got:  # a `require` dropped the path drawn: draw from the whole list instead
+            outcomes = self.chance_outcomes(s)
+            x = rng.random() * sum(w for _, w in outcomes)
+            for m_, w in outcomes:
+                x -= w
+                if x < 0:
+                    return m_
+            return outcomes[-1][0]
+        return got[0]
+
     def apply(self, s, m: Move) -> tuple:
         return m.next
 

@@ -15,12 +15,13 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: sides 0..3 
 class Tile:
     """One orientation of a tile: name, side values, labels per side, connection groups."""
 
-    __slots__ = ("name", "sides", "labels", "groups", "key", "edges", "_hash", "_orientations")
+    __slots__ = ("name", "sides", "labels", "codes", "groups", "key", "edges", "_hash", "_orientations")
 
     def __init__(self, name: str, sides: tuple, labels: tuple, groups):
         self.name, self.sides, self.labels = name, sides, labels
         self.groups = tuple(sorted(tuple(sorted(g)) for g in groups))
-        self.key = (name, tuple(-1 if x is None else x.index for x in labels), self.groups)
+        self.codes = tuple(-1 if x is None else x.index for x in labels)  # labels as ints, -1 for none
+        self.key = (name, self.codes, self.groups)
         self.edges = FrozenMap({s: x for s, x in zip(sides, labels) if x is not None})
         self._hash = hash(self.key)
         self._orientations = None
@@ -83,10 +84,10 @@ def _facing(board, cell, k):
 def clashes(board, cell, tile) -> int:
     """Sides of `tile` at `cell` that face a labelled side with a different label."""
     n = 0
-    for k, x in enumerate(tile.labels):
-        if x is not None:
+    for k, x in enumerate(tile.codes):
+        if x >= 0:
             _, t, o = _facing(board, cell, k)
-            if t is not None and t.labels[o] is not None and t.labels[o] != x:
+            if t is not None and t.codes[o] >= 0 and t.codes[o] != x:
                 n += 1
     return n
 
@@ -94,12 +95,29 @@ def clashes(board, cell, tile) -> int:
 def matches(board, cell, tile) -> int:
     """Sides of `tile` at `cell` that face a side with the same label."""
     n = 0
-    for k, x in enumerate(tile.labels):
-        if x is not None:
+    for k, x in enumerate(tile.codes):
+        if x >= 0:
             _, t, o = _facing(board, cell, k)
-            if t is not None and t.labels[o] == x:
+            if t is not None and t.codes[o] == x:
                 n += 1
     return n
+
+
+def places(board, grid, tile) -> tuple:
+    """The free cells of the grid where `tile` fits: no side faces a labelled side with another
+    label, and at least one side faces the same label. Row by row."""
+    found = set()
+    for k, x in enumerate(tile.codes):
+        if x < 0:
+            continue
+        dr, dc = STEPS[k]
+        o = (k + 2) % 4
+        for cell, t in board.items():
+            if t.codes[o] == x:
+                c = Cell((cell[0] - dr, cell[1] - dc))
+                if c not in found and grid.contains(c) and c not in board and not clashes(board, c, tile):
+                    found.add(c)
+    return tuple(sorted(found))
 
 
 def open_ends(board, grid) -> int:
@@ -109,10 +127,10 @@ def open_ends(board, grid) -> int:
     for cell, tile in board.items():
         if not grid.contains(cell):
             continue
-        for k, x in enumerate(tile.labels):
-            if x is not None:
+        for k, x in enumerate(tile.codes):
+            if x >= 0:
                 nc, t, o = _facing(board, cell, k)
-                if grid.contains(nc) and (t is None or t.labels[o] != x):
+                if grid.contains(nc) and (t is None or t.codes[o] != x):
                     n += 1
     return n
 
@@ -125,11 +143,11 @@ def _pieces(board, keep=lambda cell: True):
         if not keep(cell):
             continue
         for k in (1, 2):  # right and down: every shared edge once
-            x = tile.labels[k]
-            if x is None:
+            x = tile.codes[k]
+            if x < 0:
                 continue
             nc, t, o = _facing(board, cell, k)
-            if t is not None and keep(nc) and t.labels[o] == x:
+            if t is not None and keep(nc) and t.codes[o] == x:
                 joins.append(((cell, tile.group_of(k)), (nc, t.group_of(o)), x))
     return joins
 
@@ -162,7 +180,7 @@ def longest_trail(board, grid, label) -> int:
     uses each join at most once and counts a space every time it passes it (joins + 1); 1 if some
     tile has the label but no join does, 0 if none has it."""
     adj: dict = {}
-    edges = [(a, b) for a, b, x in _pieces(board, grid.contains) if x == label]
+    edges = [(a, b) for a, b, x in _pieces(board, grid.contains) if x == label.index]
     for i, (a, b) in enumerate(edges):
         adj.setdefault(a, []).append((i, b))
         adj.setdefault(b, []).append((i, a))

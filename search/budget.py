@@ -189,6 +189,9 @@ def draw(weights: Sequence[float], rng) -> int:
 
 
 def sample_outcome(game: Game, s, rng):
-    """A chance outcome of s drawn by its weight."""
+    """A chance outcome of s drawn by its weight (by the game's own sampler when it has one)."""
+    sample = getattr(game, "sample_chance", None)
+    if sample is not None:
+        return sample(s, rng)
     outcomes = game.chance_outcomes(s)
     return outcomes[draw([w for _, w in outcomes], rng)][0]

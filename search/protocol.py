@@ -22,6 +22,9 @@ class Game(Protocol):
 
     def apply(self, s, m): ...
 
+    # optional: `sample_chance(s, rng)`, one chance outcome drawn by weight; without it the
+    # searches draw from chance_outcomes(s)
+
     def is_terminal(self, s) -> bool: ...
 
     def returns(self, s) -> tuple[float, ...]: ...
