@@ -5,6 +5,7 @@ import pytest
 
 from conftest import RULE_FILES, run_engine
 from engine import load_game
+from search.protocol import CHANCE
 
 
 def playout(game, rng, steps=500):
@@ -14,6 +15,11 @@ def playout(game, rng, steps=500):
     for _ in range(steps):
         if game.is_terminal(s):
             break
+        if game.current_player(s) == CHANCE:
+            outcomes = game.chance_outcomes(s)
+            s = game.apply(s, rng.choices([m for m, _ in outcomes], [w for _, w in outcomes])[0])
+            seen.append(s)
+            continue
         moves = game.legal_moves(s)
         if not moves:
             break

@@ -6,6 +6,7 @@ import pytest
 from conftest import RULE_FILES
 from engine import load_game
 from search.agents import ALGORITHMS, Options, make_agent, plan
+from search.protocol import CHANCE
 
 BUDGET = 300
 
@@ -37,10 +38,16 @@ def summary(game, r) -> tuple:
             r.best_score, r.fm_calls, r.iterations)
 
 
-def assert_legal_line(game, line):
-    """Each move of the line is a legal move of the state before it and leads to the state recorded."""
-    s = game.initial_state()
+def assert_legal_line(game, line, start=None):
+    """Each move of the line is a legal move (or a chance outcome) of the state before it and
+    leads to the state recorded."""
+    s = game.initial_state() if start is None else start
     for i, (m, recorded) in enumerate(line):
+        if game.current_player(s) == CHANCE:  # a sampled outcome: one of the listed next states
+            assert game.key(game.apply(s, m)) in [game.key(game.apply(s, o)) for o, _ in game.chance_outcomes(s)], i
+            s = game.apply(s, m)
+            assert game.key(s) == game.key(recorded), i
+            continue
         moves = game.legal_moves(s)
         assert game.describe(m) in [game.describe(x) for x in moves], (i, game.describe(m))
         s = game.apply(s, m)
@@ -74,11 +81,13 @@ def test_plan_gives_a_legal_line_that_a_seed_repeats(one_player_game, name):
 def test_an_agent_decides_a_legal_first_move_that_a_seed_repeats(game, name):
     agent = make_agent(name, options(game))
     s = game.initial_state()
+    if game.current_player(s) == CHANCE:  # agents decide for players: start at the first decision
+        s = game.apply(s, game.chance_outcomes(s)[0][0])
     runs = [agent(game, s, budget=BUDGET, rng=random.Random(6)) for _ in range(2)]
     assert summary(game, runs[0]) == summary(game, runs[1])
     r = runs[0]
     assert game.describe(r.move) in [game.describe(m) for m in game.legal_moves(s)]
-    assert_legal_line(game, r.best_line)
+    assert_legal_line(game, r.best_line, s)
     assert_score_is_the_return_at_the_end(game, r)
 
 
