@@ -35,7 +35,7 @@ BUILTINS = {
     "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "abs": (1, 1), "keys": (1, 1),
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "cells": (1, 1),
     "lines": (2, 2), "neighbours": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
-    "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "open_ends": (2, 2), "networks": (1, 1), "longest_trail": (3, 3),
+    "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2), "networks": (1, 1), "longest_trail": (3, 3),
     "join": (2, 2),
 }
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag"}
@@ -1056,6 +1056,14 @@ class Checker:
             if name == "edges":
                 return ("map", ("enum", self.tilesets[tt[1]][0]), ("enum", self.tilesets[tt[1]][1])) if tt else T.ANY
             return ("list", tt or T.ANY)
+        if name == "beside":
+            if not T.fits(a0, T.CELL):
+                self.error("type-mismatch", f"beside() needs a cell first, got {T.show(a0)}", e.args[0].span)
+            side = argt[1]
+            if side != T.ANY and not (side[0] == "enum" and len(self.enums.get(side[1], ())) == 4):
+                self.error("type-mismatch", f"beside() needs a side of a square tile second (a value of an enum "
+                           f"with 4 values, clockwise from the top), got {T.show(side)}", e.args[1].span)
+            return T.CELL
         return self.board_call(e, name, argt)
 
     def need_tile(self, t, fn: str, span: m.Span, square: bool = False):

@@ -263,6 +263,9 @@ class Compiler:
             return lambda env: a(env).join(b(env))
         if name in ("orientations", "rotations"):
             return lambda env: getattr(a(env), name)()
+        if name == "beside":
+            b, steps = args[1], tiles.STEPS
+            return lambda env: rt.Cell((lambda c, d: (c[0] + d[0], c[1] + d[1]))(a(env), steps[b(env).index]))
         if name == "edges":
             return lambda env: a(env).edges
         fn = {"clashes": tiles.clashes, "matches": tiles.matches, "places": tiles.places, "open_ends": tiles.open_ends,

@@ -1,0 +1,147 @@
+"""`tiles` declarations, the board built-ins and `view`: symmetries counted by hand, placement
+on a small board worked out by hand, the diagnostics of bad tile sets, and the dice-free setting
+and the text view of rules/railroad-ink.rules."""
+import pytest
+
+from conftest import ROOT, run_engine
+from engine.diagnostics import RuleErrors
+from engine.load import check_file, command_line_predicates, load_game
+
+RAILROAD = ROOT / "rules" / "railroad-ink.rules"
+
+# A 3 x 3 board; one road exit above the middle column, one rail exit left of the middle row.
+SMALL = """
+enum Side { N, E, S, W }
+enum Kind { road, rail }
+tiles Piece: Side -> Kind {
+    bend = (road, _, _, rail)                  # a station: road N, rail W, joined
+    cross = (road, rail, road, rail) groups {N, S}, {E, W}
+    plain = (road, _, road, _)
+    road_in = (_, _, road, _)
+    rail_in = (_, rail, _, _)
+}
+const grid = square_grid(3, 3)
+state { board: map<cell, Piece> = {cell(-1, 1): road_in, cell(1, -1): rail_in}  n: 0..3 = 0 }
+action put "{t} at {c}" {
+    choose t in orientations(plain)
+    choose c in places(board, grid, t)
+    board[c] = t
+    n += 1
+}
+turn { put }
+terminal n == 3
+score len(networks(board))
+"""
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tiles") / "small.rules"
+    path.write_text(SMALL)
+    return load_game(str(path))
+
+
+def holds(game, s, text):
+    [(_, fn)] = command_line_predicates(game, [text])
+    return fn(s)
+
+
+def test_orientations_remove_the_repeats_of_symmetric_tiles(small):
+    # bend: two different labels on adjacent sides, so no turn maps it to itself (4 turns) and its
+    # mirror image puts the rail on the other side of the road, a new tile again: 8.
+    # cross: a half turn gives it back; a quarter turn swaps road and rail axes: 2.
+    # plain: a half turn gives it back, the mirror too: 2.
+    s = small.initial_state()
+    # road_in: one labelled side, 4 turns, each its own mirror image: 4.
+    for name, n, turns in (("bend", 8, 4), ("cross", 2, 2), ("plain", 2, 2), ("road_in", 4, 4)):
+        assert holds(small, s, f"len(orientations({name})) == {n}"), name
+        assert holds(small, s, f"len(rotations({name})) == {turns}"), name
+
+
+def test_a_turn_takes_north_to_east_and_the_mirror_swaps_east_and_west(small):
+    s = small.initial_state()
+    # rotations(road_in): S (as written), then turned clockwise once: W, twice: N, three times: E
+    assert holds(small, s, "[keys(edges(t)) for t in rotations(road_in)] == [[S], [W], [N], [E]]")
+    # bend has road N, rail W; its first mirror image (after the four turns) has road N, rail E
+    assert holds(small, s, "edges(orientations(bend)[4]) == {N: road, E: rail}")
+
+
+def test_places_are_the_free_cells_joined_to_a_matching_side_without_a_clash(small):
+    s = small.initial_state()
+    # the upright road fits only below the road exit, at (0, 1); lying down it would face the
+    # rail exit with a road at (1, 0): a clash, and it touches nothing else
+    labels = [m.label for m in small.legal_moves(s)]
+    assert labels == ["plain [road _ road _] at (0, 1)"]
+    s = small.apply(s, small.legal_moves(s)[0])
+    # now below it at (1, 1), joined to its road end; nothing else touches a road
+    assert [m.label for m in small.legal_moves(s)] == ["plain [road _ road _] at (1, 1)"]
+    assert holds(small, s, "clashes(board, cell(1, 0), orientations(plain)[1]) == 1")
+    assert holds(small, s, "matches(board, cell(1, 1), orientations(plain)[0]) == 1")
+
+
+def test_beside_gives_the_cell_across_a_side(small):
+    s = small.initial_state()
+    assert holds(small, s, "[beside(cell(1, 1), x) for x in [N, E, S, W]] == "
+                           "[cell(0, 1), cell(1, 2), cell(2, 1), cell(1, 0)]")
+
+
+def test_an_overpass_makes_two_networks_and_a_joined_tile_one(small):
+    s = small.initial_state()
+    # the two exits alone: two networks; a cross at (0,0) joins neither (nothing matches there)
+    assert holds(small, s, "len(networks(board)) == 2")
+    assert holds(small, s, "len(networks({cell(0, 0): cross})) == 2")
+    assert holds(small, s, "len(networks({cell(0, 0): bend})) == 1")
+
+
+BAD = [
+    ("tile-labels", "tiles P: Side -> Kind { a = (road, rail) }", "arity", 4, 25),
+    ("tile-label", "tiles P: Side -> Kind { a = (road, _, rail, lava) }", "unknown-name", 4, 45),
+    ("tile-group-twice", "tiles P: Side -> Kind { a = (road, road, road, road) groups {N, S}, {S, E} }",
+     "duplicate", 4, 70),
+    ("tile-group-blank", "tiles P: Side -> Kind { a = (road, _, road, _) groups {N, E} }", "type-mismatch", 4, 59),
+    ("tile-sides-not-enum", "tiles P: Sides -> Kind { a = (road) }", "unknown-name", 4, 10),
+    ("view-not-str", "view 3", "type-mismatch", 4, 6),
+    ("places-not-board", "const p = places([1], square_grid(2, 2), 3)", "type-mismatch", 4, 18),
+    ("beside-not-side", "const b = beside(cell(0, 0), road)", "type-mismatch", 4, 30),
+]
+BASE = """enum Side { N, E, S, W }
+enum Kind { road, rail }
+state { n: 0..1 = 0 }
+"""
+TAIL = """
+action step { n += 1 }
+turn { step }
+terminal n == 1
+score n
+"""
+
+
+@pytest.mark.parametrize("row_id,extra,code,line,col", BAD, ids=[b[0] for b in BAD])
+def test_bad_tile_sets_and_board_calls_are_diagnostics_at_their_place(tmp_path, row_id, extra, code, line, col):
+    path = tmp_path / "game.rules"
+    path.write_text(BASE + extra + TAIL)
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(path))
+    d = info.value.diagnostics[0]
+    assert (d.code, d.span.line, d.span.col) == (code, line, col), info.value.render()
+
+
+def test_without_dice_the_game_starts_with_a_move_and_validates():
+    game = load_game(str(RAILROAD), {"dice": "off"})
+    s = game.initial_state()
+    assert game.current_player(s) == 0
+    # any of the 9 die faces, drawn next to an exit: the first moves place routes, or pass to a special
+    assert any(m.label.startswith("straight_highway") for m in game.legal_moves(s))
+    r = run_engine("validate", RAILROAD, "--set", "dice=off")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_play_show_prints_the_final_board_through_the_view():
+    r = run_engine("play", RAILROAD, "--agents", "random", "--games", "1", "--show")
+    assert r.returncode == 0, r.stderr
+    view = r.stdout.split("\n")[1:28]
+    assert len(view) == 27
+    # the third text line is the row above the board: its exit marks sit in the middle character
+    # of columns 1, 3 and 5 (text columns 7, 13, 19): road, rail, road (data A1)
+    assert [view[2][i] for i in (7, 13, 19)] == ["|", "#", "|"]
+    assert view[2].strip("|# ") == ""
