@@ -1,6 +1,7 @@
 """`chance when COND { ... draw x in c ... }`: chance nodes with weighted outcomes, against
 probabilities worked out by hand, and the diagnostics of misplaced draws and choices."""
 import json
+import random
 from fractions import Fraction
 
 import pytest
@@ -114,3 +115,17 @@ def test_a_draw_from_an_empty_collection_is_a_runtime_diagnostic_in_validate(tmp
     assert "draw from an empty collection" in r.stdout + r.stderr
     assert f"{path}:6:36" in r.stdout + r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_sampling_draw_by_draw_follows_the_textbook_weights(dice):
+    # sample_chance draws a, then b, instead of listing all outcomes; over 36,000 draws each total t
+    # should come up about 1000 * (6 - |t - 7|) times (binomial s.d. below 40; allow 5 s.d.)
+    rng = random.Random(7)
+    s = dice.initial_state()
+    counts = {}
+    for _ in range(36_000):
+        total = dict(zip(dice.field_names, dice.sample_chance(s, rng).next))["total"]
+        counts[total] = counts.get(total, 0) + 1
+    assert sorted(counts) == list(range(2, 13))
+    for t, n in counts.items():
+        assert abs(n - 1000 * (6 - abs(t - 7))) < 200, (t, n)
