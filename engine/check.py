@@ -35,8 +35,8 @@ BUILTINS = {
     "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "abs": (1, 1), "keys": (1, 1),
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "cells": (1, 1),
     "lines": (2, 2), "neighbours": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
-    "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2), "networks": (1, 1), "longest_trail": (3, 3),
-    "join": (2, 2),
+    "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
+    "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2),
 }
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag"}
 BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}

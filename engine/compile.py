@@ -265,7 +265,11 @@ class Compiler:
             return lambda env: getattr(a(env), name)()
         if name == "beside":
             b, steps = args[1], tiles.STEPS
-            return lambda env: rt.Cell((lambda c, d: (c[0] + d[0], c[1] + d[1]))(a(env), steps[b(env).index]))
+
+            def beside(env):
+                (r, c), (dr, dc) = a(env), steps[b(env).index]
+                return rt.Cell((r + dr, c + dc))
+            return beside
         if name == "edges":
             return lambda env: a(env).edges
         fn = {"clashes": tiles.clashes, "matches": tiles.matches, "places": tiles.places, "open_ends": tiles.open_ends,
