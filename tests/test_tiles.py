@@ -101,6 +101,7 @@ BAD = [
     ("tile-group-blank", "tiles P: Side -> Kind { a = (road, _, road, _) groups {N, E} }", "type-mismatch", 4, 59),
     ("tile-sides-not-enum", "tiles P: Sides -> Kind { a = (road) }", "unknown-name", 4, 10),
     ("view-not-str", "view 3", "type-mismatch", 4, 6),
+    ("view-twice", 'view "a" view "b"', "duplicate", 4, 10),
     ("places-not-board", "const p = places([1], square_grid(2, 2), 3)", "type-mismatch", 4, 18),
     ("beside-not-side", "const b = beside(cell(0, 0), road)", "type-mismatch", 4, 30),
 ]
