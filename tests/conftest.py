@@ -9,6 +9,16 @@ ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rules").glob("*.rules"))
 
 
+def first_diagnostic(path: Path, text: str):
+    """Write text to path, check it, and return the first diagnostic (the check must fail)."""
+    from engine.diagnostics import RuleErrors
+    from engine.load import check_file
+    path.write_text(text)
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(path))
+    return info.value.diagnostics[0], info.value.render()
+
+
 def run_engine(*args, timeout=120):
     """Run `python -m engine ARGS` from the repository root; returns the CompletedProcess."""
     return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=ROOT,

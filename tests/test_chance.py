@@ -6,9 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import run_engine
-from engine.diagnostics import RuleErrors
-from engine.load import check_file, load_game
+from conftest import first_diagnostic, run_engine
+from engine.load import load_game
 from search.protocol import CHANCE
 
 DICE = "tests/fixtures/dice.rules"
@@ -99,12 +98,8 @@ MISPLACED = [
 
 @pytest.mark.parametrize("row_id, extra, code, line, col", MISPLACED, ids=[r[0] for r in MISPLACED])
 def test_misplaced_draws_and_choices_are_diagnostics_at_their_statement(tmp_path, row_id, extra, code, line, col):
-    path = tmp_path / "game.rules"
-    path.write_text(BASE + extra + "\n")
-    with pytest.raises(RuleErrors) as info:
-        check_file(str(path))
-    d = info.value.diagnostics[0]
-    assert (d.code, d.span.line, d.span.col) == (code, line, col), info.value.render()
+    d, shown = first_diagnostic(tmp_path / "game.rules", BASE + extra + "\n")
+    assert (d.code, d.span.line, d.span.col) == (code, line, col), shown
 
 
 def test_a_draw_from_an_empty_collection_is_a_runtime_diagnostic_in_validate(tmp_path):

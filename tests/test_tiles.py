@@ -3,9 +3,8 @@ on a small board worked out by hand, the diagnostics of bad tile sets, and the d
 and the text view of rules/railroad-ink.rules."""
 import pytest
 
-from conftest import ROOT, run_engine
-from engine.diagnostics import RuleErrors
-from engine.load import check_file, command_line_predicates, load_game
+from conftest import ROOT, first_diagnostic, run_engine
+from engine.load import command_line_predicates, load_game
 
 RAILROAD = ROOT / "rules" / "railroad-ink.rules"
 
@@ -119,12 +118,8 @@ score n
 
 @pytest.mark.parametrize("row_id,extra,code,line,col", BAD, ids=[b[0] for b in BAD])
 def test_bad_tile_sets_and_board_calls_are_diagnostics_at_their_place(tmp_path, row_id, extra, code, line, col):
-    path = tmp_path / "game.rules"
-    path.write_text(BASE + extra + TAIL)
-    with pytest.raises(RuleErrors) as info:
-        check_file(str(path))
-    d = info.value.diagnostics[0]
-    assert (d.code, d.span.line, d.span.col) == (code, line, col), info.value.render()
+    d, shown = first_diagnostic(tmp_path / "game.rules", BASE + extra + TAIL)
+    assert (d.code, d.span.line, d.span.col) == (code, line, col), shown
 
 
 def test_without_dice_the_game_starts_with_a_move_and_validates():
