@@ -11,6 +11,7 @@ from typing import Optional
 import attrs
 
 from . import model as m
+from . import runtime as rt
 from . import types as T
 from .diagnostics import Diagnostic, did_you_mean
 from search.agents import ALGORITHMS, LEAST, TAKES
@@ -33,7 +34,7 @@ BUILTINS = {
     "len": (1, 1), "sum": (1, 1), "count": (1, 1), "min": (1, 9), "max": (1, 9),
     "any": (1, 1), "all": (1, 1), "sorted": (1, 1), "list": (1, 1), "set": (1, 1),
     "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "abs": (1, 1), "keys": (1, 1),
-    "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "cells": (1, 1),
+    "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "hex_grid": (2, 2), "cells": (1, 1),
     "lines": (2, 2), "neighbours": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2),
@@ -462,6 +463,16 @@ class Checker:
         if views[0] is not d:
             self.error("duplicate", "the view is already declared", d.span, f"first declared at {views[0].span}")
         self.expect(d.expr, T.STR, "a view")
+
+    def check_ForbidDecl(self, d: m.ForbidDecl):
+        self.top_level(d.cond, T.BOOL, "a forbidden setting")
+        self.require_constant(d.cond, "a forbidden setting")
+
+    def check_MergeDecl(self, d: m.MergeDecl):
+        merges = [x for x in self.decls if isinstance(x, m.MergeDecl)]
+        if merges[0] is not d:
+            self.error("duplicate", "`merge equal moves` is already declared", d.span,
+                       f"first declared at {merges[0].span}")
 
     def check_TerminalDecl(self, d):
         self.top_level(d.cond, T.BOOL, "the terminal condition")
@@ -1034,6 +1045,16 @@ class Checker:
             for t, a in zip(argt, e.args):
                 if not T.fits(t, T.INT):
                     self.error("type-mismatch", f"square_grid() needs ints, got {T.show(t)}", a.value.span)
+            return T.GRID
+        if name == "hex_grid":
+            if not T.fits(a0, ("list", T.CELL)) and not T.fits(a0, ("set", T.CELL)):
+                self.error("type-mismatch", f"hex_grid() needs a list or set of cells first, got {T.show(a0)}",
+                           e.args[0].span)
+            layout = e.args[1].value
+            if not (isinstance(layout, m.StrLit) and layout.value in rt.HexGrid.LAYOUTS):
+                self.error("type-mismatch", "hex_grid() needs its layout second, written as one of "
+                           + ", ".join(f'"{x}"' for x in rt.HexGrid.LAYOUTS), e.args[1].span,
+                           hint='"even-r": pointy-topped hexes, even rows shifted half a hex right')
             return T.GRID
         if name in ("cells", "lines", "neighbours"):
             if not T.fits(a0, T.GRID):

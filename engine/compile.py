@@ -252,6 +252,9 @@ class Compiler:
         if name == "square_grid":
             b = args[1]
             return lambda env: rt.Grid(a(env), b(env))
+        if name == "hex_grid":
+            b = args[1]
+            return lambda env: rt.HexGrid(a(env), b(env))
         if name == "lines":
             b = args[1]
             return lambda env: a(env).lines(b(env))

@@ -78,6 +78,7 @@ class CompiledGame:
         self._chance_memo: dict = {}
         views = [d for d in checker.decls if isinstance(d, m.ViewDecl)]
         self._view = (c.expr(views[0].expr), views[0].span) if views else None
+        self.merge_equal = any(isinstance(d, m.MergeDecl) for d in checker.decls)
         self.agent_options = {d.name.name: {o.name.name: o.value if isinstance(o.value, int) else o.value.name
                                             for o in d.options}
                               for d in checker.decls if isinstance(d, m.AgentDecl)}
@@ -158,6 +159,11 @@ class CompiledGame:
                 out.append((env[n], tuple(env[:n])))
 
         self._turn(self.env(s), finish)
+        if self.merge_equal:  # one move per next state, the first label kept
+            firsts: dict = {}
+            for labels, nxt in out:
+                firsts.setdefault(nxt, labels)
+            out = [(labels, nxt) for nxt, labels in firsts.items()]
         seen: dict = {}
         moves = []
         for labels, nxt in out:

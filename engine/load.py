@@ -113,6 +113,17 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
                                              d.default.span)], {})
 
 
+def refuse_forbidden(ck: Checker, compiler: Compiler, settings: dict, path: str) -> None:
+    """Refuse parameter values that a `forbid` declaration of the file rules out."""
+    for d in ck.decls:
+        if isinstance(d, m.ForbidDecl):
+            with guard(d.cond.span, "the forbidden setting"):
+                hit = compiler.expr(d.cond)(compiler.blank_env())
+            if hit:
+                given = " ".join(f"--set {k}={v}" for k, v in settings.items()) or "the default settings"
+                raise UsageError(f"{given}: {d.message} (forbidden at {d.span.file or path}:{d.span.line})")
+
+
 def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
     """Read, check and compile a rule file with parameter settings (name -> text)."""
     ck, sources = check_file(path)
@@ -120,6 +131,7 @@ def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
     title = next((d.title for d in ck.decls if isinstance(d, m.Game)), Path(path).stem)
     try:
         param_values(ck, compiler, dict(settings or {}))
+        refuse_forbidden(ck, compiler, dict(settings or {}), path)
         return CompiledGame(ck, compiler, title, path)
     except RuleErrors as e:
         raise RuleErrors(e.diagnostics, sources)

@@ -530,6 +530,23 @@ class ViewDecl:
 
 
 @node
+class ForbidDecl:
+    """`forbid EXPR "message"`: parameter settings the game refuses (EXPR over parameters and
+    constants), with the message that says why."""
+    cond: Expr
+    message: str
+    note: Optional[str]
+    span: Span
+
+
+@node
+class MergeDecl:
+    """`merge equal moves`: moves that lead to equal states are one move (the first label kept)."""
+    note: Optional[str]
+    span: Span
+
+
+@node
 class AgentOption:
     name: Ident
     value: Union[int, Ident]

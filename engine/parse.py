@@ -257,6 +257,14 @@ class _ToModel(Transformer):
         return m.ViewDecl(items[0], _n(items), self._span(meta))
 
     @v_args(meta=True)
+    def forbid_decl(self, meta, items):
+        return m.ForbidDecl(items[0], _unquote(items[1]), _n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def merge_decl(self, meta, items):
+        return m.MergeDecl(_n(items), self._span(meta))
+
+    @v_args(meta=True)
     def agent_name(self, meta, items):
         return m.Ident("-".join(str(t) for t in items), self._span(meta))
 

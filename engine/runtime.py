@@ -191,6 +191,70 @@ class Grid:
         return hash((self.rows, self.cols))
 
 
+class HexGrid:
+    """Pointy-topped hexes at offset coordinates (row, col), given cell by cell.
+
+    In the "even-r" layout the even rows are shifted half a hex to the right, in
+    "odd-r" the odd rows (Red Blob Games' names). Neighbours are the six hexes
+    around a cell that are in the grid, clockwise from the north-east.
+    """
+
+    __slots__ = ("layout", "cells", "_set", "_near")
+
+    LAYOUTS = ("even-r", "odd-r")
+
+    def __init__(self, cells, layout: str):
+        self.layout = layout
+        self.cells = tuple(sorted(set(Cell(tuple(c)) for c in cells)))
+        self._set = frozenset(self.cells)
+        self._near = {c: tuple(n for n in map(self._cell, self._around(self._axial(c))) if n in self._set)
+                      for c in self.cells}
+
+    def _axial(self, cell) -> tuple:
+        r, c = cell
+        return (c - (r + (r & 1)) // 2 if self.layout == "even-r" else c - (r - (r & 1)) // 2, r)
+
+    def _cell(self, qr: tuple):
+        q, r = qr
+        return Cell((r, q + (r + (r & 1)) // 2 if self.layout == "even-r" else q + (r - (r & 1)) // 2))
+
+    # axial steps clockwise from the north-east: NE, E, SE, SW, W, NW
+    STEPS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+
+    def _around(self, qr: tuple):
+        q, r = qr
+        return [(q + dq, r + dr) for dq, dr in self.STEPS]
+
+    def neighbours(self, cell) -> tuple:
+        near = self._near.get(cell)
+        if near is None:
+            near = tuple(n for n in map(self._cell, self._around(self._axial(cell))) if n in self._set)
+        return near
+
+    def contains(self, cell) -> bool:
+        return cell in self._set
+
+    def lines(self, k: int) -> tuple:
+        """Every straight run of k hexes of the grid, along each of the three axes."""
+        out = []
+        for start in self.cells:
+            q, r = self._axial(start)
+            for dq, dr in self.STEPS[1:4]:  # E, SE, SW: each line once
+                run = tuple(self._cell((q + dq * i, r + dr * i)) for i in range(k))
+                if all(c in self._set for c in run):
+                    out.append(run)
+        return tuple(out)
+
+    def __repr__(self):
+        return f"hex_grid({len(self.cells)} cells, {self.layout})"
+
+    def __eq__(self, other):
+        return isinstance(other, HexGrid) and (self.layout, self.cells) == (other.layout, other.cells)
+
+    def __hash__(self):
+        return hash((self.layout, self.cells))
+
+
 def pairs(items) -> tuple:
     """All pairs by position (i < j): equal elements still give separate pairs."""
     return tuple(combinations(tuple(items), 2))

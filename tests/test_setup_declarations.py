@@ -1,0 +1,105 @@
+"""`forbid` (parameter settings a game refuses), `merge equal moves`, and `hex_grid` as the
+language sees them: each with the mistake a user can make in it."""
+import pytest
+
+from conftest import first_diagnostic, run_engine
+from engine.diagnostics import UsageError
+from engine.load import load_game
+
+# Four moves from the start: add 1, 2, 1 or 3. Two of them lead to the same state.
+GAME = """
+game "small"
+param side in {left, right} = left
+param allow_right = no
+forbid side == right and not allow_right "the right side needs --set allow_right=yes"
+MERGE
+state { n: int = 0 }
+action add "add {k}" { choose k in [1, 2, 1, 3] n += k }
+turn { add }
+terminal n >= 2
+score n
+"""
+
+
+def small(tmp_path, merge: bool, **settings):
+    path = tmp_path / "small.rules"
+    path.write_text(GAME.replace("MERGE", "merge equal moves" if merge else ""))
+    return load_game(str(path), settings)
+
+
+def test_merge_keeps_one_move_per_next_state_with_the_first_label(tmp_path):
+    plain = small(tmp_path, False)
+    labels = [m.label for m in plain.legal_moves(plain.initial_state())]
+    # without the declaration the two ways to add 1 are two moves (the second labelled [2])
+    assert labels == ["add 1", "add 2", "add 1 [2]", "add 3"]
+    merged = small(tmp_path, True)
+    assert [m.label for m in merged.legal_moves(merged.initial_state())] == ["add 1", "add 2", "add 3"]
+
+
+def test_a_forbidden_setting_is_refused_with_the_files_message(tmp_path):
+    with pytest.raises(UsageError) as info:
+        small(tmp_path, False, side="right")
+    text = str(info.value)
+    assert text.startswith("--set side=right: the right side needs --set allow_right=yes")
+    assert "small.rules:5" in text  # where the forbid is declared
+    assert small(tmp_path, False, side="right", allow_right="yes").initial_state() == (0, 0, 0)
+
+
+def test_a_forbidden_setting_exits_2_with_one_line_and_no_traceback(tmp_path):
+    (tmp_path / "small.rules").write_text(GAME.replace("MERGE", ""))
+    r = run_engine("validate", tmp_path / "small.rules", "--set", "side=right")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        f"error: --set side=right: the right side needs --set allow_right=yes (forbidden at "
+        f"{tmp_path / 'small.rules'}:5)"]
+
+
+TAIL = "turn { n += 1 }\nterminal n >= 2\nscore n\n"  # the rest of a game around each mistake
+
+
+@pytest.mark.parametrize("text, code, line, col", [
+    # a forbid reads parameters and constants, not the state
+    ('state { n: int = 0 }\nforbid n > 1 "no"\n', "not-constant", 2, 8),
+    ('state { n: int = 0 }\nparam p = 1\nforbid p + 1 "no"\n', "type-mismatch", 3, 8),
+    ('state { n: int = 0 }\nmerge equal moves\nmerge equal moves\n', "duplicate", 3, 1),
+    ('state { n: int = 0 }\nconst g = hex_grid([cell(0, 0)], "even")\n', "type-mismatch", 2, 34),
+    ('state { n: int = 0 }\nconst g = hex_grid([1, 2], "even-r")\n', "type-mismatch", 2, 20),
+], ids=["forbid-on-state", "forbid-not-bool", "merge-twice", "hex-layout", "hex-not-cells"])
+def test_mistakes_in_the_declarations_point_at_their_token(tmp_path, text, code, line, col):
+    d, _ = first_diagnostic(tmp_path / "bad.rules", text + TAIL)
+    assert (d.code, d.span.line, d.span.col) == (code, line, col)
+
+
+HEX = """
+game "hex"
+# even-r: row 0 is shifted half a hex right, so (0, 0) touches (1, 0) and (1, 1) below it
+const g = hex_grid([cell(0, 0), cell(0, 1), cell(1, 0), cell(1, 1), cell(1, 2), cell(2, 0)], "even-r")
+state { n: int = 0 }
+turn { n += 1 }
+terminal n >= 1
+score n
+"""
+
+
+def test_hex_neighbours_from_the_language(tmp_path):
+    from engine.load import command_line_predicates
+    path = tmp_path / "hex.rules"
+    path.write_text(HEX)
+    game = load_game(str(path))
+    # drawn by hand (even rows shifted right):
+    #    (0,0) (0,1)
+    # (1,0) (1,1) (1,2)
+    #    (2,0)
+    # (0,0) touches (0,1) east, (1,0) south-west and (1,1) south-east. Row 1 is not shifted, so
+    # (1,1) has (0,0) north-west, (0,1) north-east, (1,0) and (1,2) beside it and (2,0) south-west.
+    # Three in a row: (1,0) (1,1) (1,2) across, and (0,1) (1,1) (2,0) going south-west.
+    checks = [
+        "set(neighbours(g, cell(0, 0))) == {cell(0, 1), cell(1, 1), cell(1, 0)}",
+        "set(neighbours(g, cell(1, 1))) == {cell(0, 0), cell(0, 1), cell(1, 2), cell(2, 0), cell(1, 0)}",
+        "set(neighbours(g, cell(2, 0))) == {cell(1, 0), cell(1, 1)}",
+        "len(lines(g, 3)) == 2",
+        "[cell(0, 1), cell(1, 1), cell(2, 0)] in lines(g, 3)",
+    ]
+    preds = command_line_predicates(game, checks)
+    for text, (_, fn) in zip(checks, preds):
+        assert fn(game.initial_state()), text
