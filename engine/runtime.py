@@ -172,6 +172,8 @@ class Grid:
 
     def lines(self, k: int) -> tuple:
         """Every straight run of k cells: rows, columns and both diagonals."""
+        if k <= 1:
+            return tuple((c,) for c in self.cells) if k == 1 else ()
         out = []
         for r in range(self.rows):
             for c in range(self.cols):
@@ -236,6 +238,8 @@ class HexGrid:
 
     def lines(self, k: int) -> tuple:
         """Every straight run of k hexes of the grid, along each of the three axes."""
+        if k <= 1:
+            return tuple((c,) for c in self.cells) if k == 1 else ()
         out = []
         for start in self.cells:
             q, r = self._axial(start)
