@@ -248,7 +248,7 @@ class Checker:
             self.error("type-mismatch", f"{what} needs values that can be put in order, got {T.show(t)}", span)
 
     def expect(self, e, want: tuple, what: str) -> tuple:
-        got = self.expr(e)
+        got = self.expr(e, want)  # `{}` takes the set, bag or map type wanted
         if not T.fits(got, want):
             self.error("type-mismatch", f"{what} must be {T.show(want)}, got {T.show(got)}", e.span)
         return got

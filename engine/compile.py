@@ -654,7 +654,8 @@ class Compiler:
 
         def add_label(env):
             text = label(env) if label is not None else name
-            env[L] = env[L] + (text,)
+            if text:  # an action labelled "" is a step of a larger one and adds nothing
+                env[L] = env[L] + (text,)
 
         if body[0] == SIMPLE:
             step = body[1]

@@ -7,6 +7,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rules").glob("*.rules"))
+# Settings the generic tests use for a rule file whose full game is too long for a quick suite
+# (Scythe: up to 40 turns, some with thousands of moves).
+TEST_SETTINGS = {"scythe.rules": {"max_turns": "6"}}
+
+
+def suite_settings(path) -> dict:
+    return dict(TEST_SETTINGS.get(Path(path).name, {}))
+
+
+def set_args(path) -> list:
+    """`--set K=V` arguments for suite_settings(path)."""
+    return [a for k, v in suite_settings(path).items() for a in ("--set", f"{k}={v}")]
 
 
 def first_diagnostic(path: Path, text: str):

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import ROOT, RULE_FILES, run_engine
+from conftest import ROOT, RULE_FILES, run_engine, set_args, suite_settings
 from engine import load_game
 from engine import model as m
 from engine.properties import BUILT_IN, check_game
@@ -23,7 +23,7 @@ from search.protocol import CHANCE
 FIXTURE = ROOT / "tests" / "fixtures" / "subtle.rules"
 SWEEP_EXAMPLES = 200  # per parameter value, in-process
 SWEEP_EXAMPLES_LONG = 25  # for games of many moves with wide choices (railroad-ink: ~40 moves of ~100 each)
-LONG_GAMES = {"railroad-ink.rules"}
+LONG_GAMES = {"railroad-ink.rules", "scythe.rules"}
 SMALL_DOMAIN = 8
 
 
@@ -58,7 +58,7 @@ SWEEP = [(path, name, value) for path in RULE_FILES for name, value in small_par
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
 def test_every_rule_file_passes_check_with_200_examples(path):
-    r = run_engine("check", path, "--examples", 200)
+    r = run_engine("check", path, "--examples", 200, *set_args(path))
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.fullmatch(rf"{re.escape(str(path))}: ok \(200 examples, \d+ steps, \d+ invariants? "
                         rf"\+ 6 built-in properties\)\n", r.stdout), r.stdout
@@ -74,7 +74,7 @@ def test_the_parameter_sweep_covers_every_small_domain():
 @pytest.mark.parametrize("path,name,value", SWEEP, ids=[f"{p.stem}-{n}={v}" for p, n, v in SWEEP])
 def test_every_rule_file_passes_check_with_every_value_of_each_small_parameter(path, name, value):
     examples = SWEEP_EXAMPLES_LONG if path.name in LONG_GAMES else SWEEP_EXAMPLES
-    r = check_game(load_game(str(path), {name: value}), examples=examples, seed=0)
+    r = check_game(load_game(str(path), {**suite_settings(path), name: value}), examples=examples, seed=0)
     assert r.failure is None, r.failure
 
 

@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from conftest import RULE_FILES, run_engine
+from conftest import RULE_FILES, run_engine, set_args, suite_settings
 from engine import load_game
 from search.protocol import CHANCE
 
@@ -30,7 +30,7 @@ def playout(game, rng, steps=500):
 
 @pytest.fixture(params=RULE_FILES, ids=lambda p: p.name)
 def game(request):
-    return load_game(str(request.param))
+    return load_game(str(request.param), suite_settings(request.param))
 
 
 def test_random_playouts_reach_a_terminal_state(game):
@@ -53,7 +53,7 @@ def test_states_are_hashable_values_and_apply_leaves_its_input_alone(game):
 
 def test_equal_states_give_equal_moves_without_the_memo_tables(game):
     rng = random.Random(3)
-    fresh = load_game(game.path)
+    fresh = load_game(game.path, suite_settings(game.path))
     fresh.memo_limit = 0
     for s in playout(game, rng):
         assert [(m.label, m.next) for m in game.legal_moves(s)] == [(m.label, m.next) for m in fresh.legal_moves(s)]
@@ -83,7 +83,7 @@ def test_declared_invariants_hold_along_random_playouts(game):
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
 def test_validate_accepts_every_rule_file(path):
-    r = run_engine("validate", path)
+    r = run_engine("validate", path, *set_args(path))
     assert r.returncode == 0, r.stderr
     assert "ok" in r.stdout
 

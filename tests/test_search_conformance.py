@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from conftest import RULE_FILES
+from conftest import RULE_FILES, suite_settings
 from engine import load_game
 from search.agents import ALGORITHMS, Options, make_agent, plan
 from search.protocol import CHANCE
@@ -13,7 +13,7 @@ BUDGET = 300
 AGENTS = ALGORITHMS + ("random",)
 
 
-GAMES = {p.name: load_game(str(p)) for p in RULE_FILES}
+GAMES = {p.name: load_game(str(p), suite_settings(p)) for p in RULE_FILES}
 ONE_PLAYER = [name for name, g in GAMES.items() if g.num_players == 1]
 
 
