@@ -209,8 +209,7 @@ class HexGrid:
         self.layout = layout
         self.cells = tuple(sorted(set(Cell(tuple(c)) for c in cells)))
         self._set = frozenset(self.cells)
-        self._near = {c: tuple(n for n in map(self._cell, self._around(self._axial(c))) if n in self._set)
-                      for c in self.cells}
+        self._near = {c: self._ring(c) for c in self.cells}
 
     def _axial(self, cell) -> tuple:
         r, c = cell
@@ -223,15 +222,14 @@ class HexGrid:
     # axial steps clockwise from the north-east: NE, E, SE, SW, W, NW
     STEPS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
 
-    def _around(self, qr: tuple):
-        q, r = qr
-        return [(q + dq, r + dr) for dq, dr in self.STEPS]
+    def _ring(self, cell) -> tuple:
+        """The cells of the grid around cell (which need not be in the grid), clockwise from the NE."""
+        q, r = self._axial(cell)
+        return tuple(n for n in (self._cell((q + dq, r + dr)) for dq, dr in self.STEPS) if n in self._set)
 
     def neighbours(self, cell) -> tuple:
         near = self._near.get(cell)
-        if near is None:
-            near = tuple(n for n in map(self._cell, self._around(self._axial(cell))) if n in self._set)
-        return near
+        return near if near is not None else self._ring(cell)
 
     def contains(self, cell) -> bool:
         return cell in self._set
