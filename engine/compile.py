@@ -17,6 +17,7 @@ from . import tiles
 from . import types as T
 from .check import Checker, Symbol
 from .diagnostics import RuleRuntimeError
+from .pysource import PySource
 
 SIMPLE, FORK = "simple", "fork"
 
@@ -25,7 +26,7 @@ def _fail(span, msg):
     raise RuleRuntimeError(span, msg)
 
 
-class Compiler:
+class Compiler(PySource):
     """Turns checked declarations into closures, given the parameter values."""
 
     def __init__(self, checker: Checker, params: dict):
@@ -44,6 +45,7 @@ class Compiler:
         self._busy: set = set()
         self.defs: dict = {}
         self.actions: dict = {}
+        self.init_source(_in_order)
 
     # ---------------- constants ----------------
     def blank_env(self):
@@ -81,10 +83,7 @@ class Compiler:
             groups += [[k] for k, x in enumerate(labels) if x is not None and k not in grouped]
         return tiles.Tile(entry.name.name, sides, labels, [g for g in groups if g])
 
-    # ---------------- expressions ----------------
-    def expr(self, e):
-        return getattr(self, "x_" + type(e).__name__)(e)
-
+    # ---------------- expressions (closures; pysource.py generates the fast path) ----------------
     def type_of(self, e):
         return self.ck.types.get(id(e), T.ANY)
 

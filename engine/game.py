@@ -16,6 +16,7 @@ from . import runtime as rt
 from .check import Checker
 from .compile import Compiler, as_fork
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError
+from .frame_room import with_room
 from search.protocol import CHANCE
 
 MEMO_LIMIT = 200_000
@@ -133,7 +134,7 @@ class CompiledGame:
         moves = self._moves.get(s)
         if moves is None:
             with guard(self._turn_span, "the turn"):
-                moves = self._remember(self._moves, s, self._generate(s))
+                moves = self._remember(self._moves, s, with_room(self._generate, s))
         return moves
 
     def _remember(self, table: dict, s, value):

@@ -47,3 +47,12 @@ def test_a_3x3_grid_has_8_lines_of_three_and_a_corner_has_2_neighbours():
     assert len(g.neighbours((0, 0))) == 2
     assert len(g.neighbours((1, 1))) == 4
     assert len(Grid(4, 4).lines(3)) == 4 * 2 + 4 * 2 + 4 + 4  # rows, columns, two diagonal directions
+
+
+def test_with_room_returns_what_the_function_returns_also_when_nested_and_deep():
+    from engine.frame_room import with_room
+
+    def depth(n):
+        return 0 if n == 0 else 1 + depth(n - 1)
+    assert with_room(depth, 900) == 900
+    assert with_room(lambda: with_room(depth, 5) + 1) == 6

@@ -1,0 +1,263 @@
+"""Expressions as generated Python: one function per expression, not a tree of closures.
+
+The compiler's closures (`x_*` methods in compile.py) cost one Python call per
+node of an expression. Here an expression becomes the text of one Python
+expression reading the same env slots, compiled once: `len(upgraded) == 6`
+is `len(env[9]) == 6`. The text is built from the checked model only: every
+name, string and value of the rule file enters as a namespace entry (`_c12`),
+never as source text.
+
+Subexpressions constant under the parameters are evaluated once (folded).
+Nodes this module does not cover run as their closure. A generated function
+that raises runs its closure instead, so errors keep their exact source span
+and message (evaluation is pure, so doing it again is safe).
+"""
+from __future__ import annotations
+
+from . import model as m
+from . import runtime as rt
+from . import types as T
+
+STATE_KINDS = ("field", "local", "current")
+SIMPLE_CALLS = {"len": "len", "count": "len", "sum": "sum", "any": "any", "all": "all", "abs": "abs",
+                "list": "tuple", "set": "frozenset"}
+COMP_WRAP = {"sum": "sum({})", "any": "any({})", "all": "all({})", "list": "tuple({})", "set": "frozenset({})",
+             "sorted": "tuple(sorted({}))", "bag": "_Bag({})", "min": "min({})", "max": "max({})"}
+
+
+class Lazy:
+    """A function built on its first call (closures needed only when generated code fails)."""
+
+    __slots__ = ("build", "fn")
+
+    def __init__(self, build):
+        self.build, self.fn = build, None
+
+    def __call__(self, env):
+        if self.fn is None:
+            self.fn = self.build()
+        return self.fn(env)
+
+
+class PySource:
+    """Mixin for the Compiler: `expr(e)` as generated Python, falling back to `closure(e)`."""
+
+    def init_source(self, in_order):
+        self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap,
+                   "_players": self.players, "__builtins__": __builtins__}
+        self._generated: dict = {}
+        self._folded: dict = {}
+        self._def_names: dict = {}
+
+    def expr(self, e):
+        """A function env -> value of e."""
+        hit = self._generated.get(id(e))
+        if hit is None or hit[0] is not e:  # ids are reused once a node is gone (command-line predicates)
+            hit = self._generated[id(e)] = (e, self._function(e))
+        return hit[1]
+
+    def closure(self, e):
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def _function(self, e):
+        folded = self._fold(e)
+        if folded is not None:
+            v = folded[0]
+            return lambda env: v
+        src = self.src(e)
+        slow = self._name(Lazy(lambda: self.closure(e)))
+        text = f"def _f(env):\n    try:\n        return {src}\n    except Exception:\n        return {slow}(env)\n"
+        fn = self._define(text, "_f")
+        return fn if fn is not None else self.closure(e)
+
+    def _define(self, text: str, name: str):
+        """Run a generated `def` in the namespace; None when Python cannot compile it (too deep)."""
+        try:
+            code = compile(text, "<rules>", "exec")
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            return None
+        scope: dict = {}
+        exec(code, self.ns, scope)
+        return scope[name]
+
+    def _name(self, value) -> str:
+        """A namespace entry holding value; ints and bools are written out."""
+        if type(value) in (int, bool):
+            return repr(value)
+        name = f"_c{len(self.ns)}"
+        self.ns[name] = value
+        return name
+
+    # ---------------- folding ----------------
+    def _fold(self, e):
+        """(value,) when e does not depend on the state or on local names and evaluates; else None."""
+        hit = self._folded.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        out = None
+        if self._constant(e):
+            try:
+                out = (self.closure(e)(self.blank_env()),)
+            except Exception:  # left to fail, with its message, where and if it runs
+                out = None
+        self._folded[id(e)] = (e, out)
+        return out
+
+    def _constant(self, e) -> bool:
+        if isinstance(e, (m.IntLit, m.StrLit)):
+            return True
+        if isinstance(e, m.Name):
+            sym = self.ck.syms.get(id(e))
+            return sym is not None and sym.kind not in STATE_KINDS
+        if isinstance(e, (m.Comp, m.CallComp, m.First, m.ListComp, m.SetComp, m.MapComp)):
+            return False  # binds local names
+        if isinstance(e, m.Call):
+            sym = self.ck.syms.get(id(e.func))
+            if sym is None or sym.kind == "def":
+                return False
+            return all(self._constant(a.value) for a in e.args)
+        if isinstance(e, m.Attr):
+            return self._constant(e.obj)
+        if isinstance(e, m.MapLit):
+            return all(self._constant(x.key) and self._constant(x.value) for x in e.entries)
+        parts = [getattr(e, f) for f in ("left", "right", "operand", "test", "then", "orelse", "lo", "hi", "obj",
+                                         "key") if hasattr(e, f)]
+        if isinstance(e, (m.TupleLit, m.ListLit, m.SetLit)):
+            parts = list(e.items)
+        if not parts and not isinstance(e, (m.TupleLit, m.ListLit, m.SetLit, m.EmptyLit)):
+            return False
+        return all(self._constant(p) for p in parts)
+
+    # ---------------- source text ----------------
+    def src(self, e) -> str:
+        folded = self._fold(e)
+        if folded is not None:
+            return self._name(folded[0])
+        gen = getattr(self, "p_" + type(e).__name__, None)
+        text = gen(e) if gen is not None else None
+        if text is None:
+            text = f"{self._name(Lazy(lambda: self.closure(e)))}(env)"
+        return text
+
+    def p_Name(self, e: m.Name):
+        sym = self.ck.syms[id(e)]
+        if sym.kind in ("field", "local"):
+            return f"env[{sym.slot}]"
+        if sym.kind == "current":
+            return f"_players[env[{self.CUR}]]"
+        return None
+
+    def p_Cond(self, e: m.Cond):
+        return f"({self.src(e.then)} if {self.src(e.test)} else {self.src(e.orelse)})"
+
+    def p_BinOp(self, e: m.BinOp):
+        a, b, op = self.src(e.left), self.src(e.right), e.op
+        lt = self.type_of(e.left)
+        if op in ("+", "-") and lt != T.ANY and lt[0] in T.COLLECTIONS:
+            return None
+        if op in ("and", "or", "in", "not in", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "//", "%"):
+            return f"({a} {op} {b})"
+        return None
+
+    def p_Not(self, e):
+        return f"(not {self.src(e.operand)})"
+
+    def p_Neg(self, e):
+        return f"(-{self.src(e.operand)})"
+
+    def p_RangeLit(self, e):
+        return f"tuple(range({self.src(e.lo)}, {self.src(e.hi)} + 1))"
+
+    def p_Attr(self, e: m.Attr):
+        t = self.type_of(e.obj)
+        if t != T.ANY and t[0] == "record":
+            fields = [n for n, _ in self.ck.records.get(t[1], ())]
+            if e.attr.name in fields:
+                return f"{self.src(e.obj)}[{fields.index(e.attr.name)}]"
+        return None
+
+    def p_Index(self, e: m.Index):
+        return f"{self.src(e.obj)}[{self.src(e.key)}]"
+
+    def p_TupleLit(self, e):
+        return "(" + "".join(self.src(i) + ", " for i in e.items) + ")"
+
+    p_ListLit = p_TupleLit
+
+    def p_SetLit(self, e):
+        return f"frozenset({self.p_TupleLit(e)})"
+
+    def p_Call(self, e: m.Call):
+        sym = self.ck.syms[id(e.func)]
+        args = [self.src(a.value) for a in e.args]
+        if sym.kind == "def":
+            return f"{self._def_function(sym.decl)}(env{''.join(', ' + a for a in args)})"
+        if sym.kind != "builtin":
+            return None
+        name = sym.name
+        if name in SIMPLE_CALLS and len(args) == 1:
+            return f"{SIMPLE_CALLS[name]}({args[0]})"
+        if name in ("min", "max"):
+            return f"{name}({', '.join(args)})"
+        if name == "get":
+            return f"{args[0]}.get({args[1]}, {args[2]})"
+        if name == "neighbours":
+            return f"{args[0]}.neighbours({args[1]})"
+        if name == "keys":
+            return f"tuple(_in_order({args[0]}))"
+        return None
+
+    def _def_function(self, d: m.DefDecl) -> str:
+        """The namespace name of def d as a generated function (env, *args)."""
+        name = self._def_names.get(d.name.name)
+        if name is not None:
+            return name
+        name = self._def_names[d.name.name] = f"_d{len(self.ns)}"
+        self.ns[name] = None  # reserved; filled in below
+        slots = [self.ck.syms[id(p)].slot for p in d.params]
+        params = "".join(f", a{i}" for i in range(len(slots)))
+        binds = "".join(f"    env[{s}] = a{i}\n" for i, s in enumerate(slots))
+        slow = self._name(Lazy(lambda: self.closure(d.body)))
+        text = (f"def {name}(env{params}):\n{binds}    try:\n        return {self.src(d.body)}\n"
+                f"    except Exception:\n        return {slow}(env)\n")
+        fn = self._define(text, name)
+        if fn is None:
+            body = self.closure(d.body)
+
+            def fn(env, *args):
+                for s, v in zip(slots, args):
+                    env[s] = v
+                return body(env)
+        self.ns[name] = fn
+        return name
+
+    # ---------------- comprehensions ----------------
+    def _for(self, c) -> str:
+        """` for TARGETS in ITER if COND` of a comprehension."""
+        slots = [self.ck.syms[id(t)].slot for t in c.targets]
+        target = f"env[{slots[0]}]" if len(slots) == 1 else "(" + "".join(f"env[{s}], " for s in slots) + ")"
+        it = self.src(c.iter)
+        t = self.type_of(c.iter)
+        if t == T.ANY or t[0] in ("set", "map"):
+            it = f"_in_order({it})"
+        cond = f" if {self.src(c.cond)}" if c.cond is not None else ""
+        return f" for {target} in {it}{cond}"
+
+    def p_CallComp(self, e: m.CallComp):
+        c, name = e.comp, e.func.name
+        if name == "count":
+            return f"len([0{self._for(c)}])"
+        if name in ("any", "all"):
+            return f"{name}({self.src(c.expr)}{self._for(c)})"
+        if name not in COMP_WRAP:
+            return None
+        return COMP_WRAP[name].format(f"[{self.src(c.expr)}{self._for(c)}]")
+
+    def p_ListComp(self, e):
+        return f"tuple([{self.src(e.comp.expr)}{self._for(e.comp)}])"
+
+    def p_SetComp(self, e):
+        return f"frozenset([{self.src(e.comp.expr)}{self._for(e.comp)}])"
+
+    def p_MapComp(self, e: m.MapComp):
+        return f"_FrozenMap([({self.src(e.key)}, {self.src(e.value)}){self._for(e)}])"
