@@ -67,6 +67,8 @@ class Checker:
         self._call_graph: dict[str, set] = {}
         self._current_action: Optional[str] = None
         self._in_chance = False  # inside a `chance` block: draws only, no choices
+        self._turn_level: set = set()  # ids of the statements directly in the turn block
+        self.merge_slots: dict = {}  # id of each `merge equal paths` -> slots of the local names visible there
         self.scopes: list[dict] = []
 
     # ---------------- reporting ----------------
@@ -160,7 +162,8 @@ class Checker:
                 sym = Symbol("field", f.name.name, T.ANY, f.name.span, slot=base, decl=f)
                 base += 1
                 self.fields.append(sym)
-        self.nslots = base + 5  # fields, current player, fired triggers, labels, chance weight, sampler
+        # fields, current player, fired triggers, labels, chance weight, sampler, paths merged
+        self.nslots = base + 6
         for d in self.decls:
             if isinstance(d, m.Param):
                 self.declare(Symbol("param", d.name.name, T.ANY, d.name.span, decl=d))
@@ -400,7 +403,9 @@ class Checker:
     def check_TurnDecl(self, d: m.TurnDecl):
         self._current_action = "<turn>"
         self.scopes = [{}]
+        self._turn_level = {id(s) for s in d.body.stmts}
         self.block(d.body, new_scope=False)
+        self._turn_level = set()
         self.scopes = []
         self._current_action = None
 
@@ -724,6 +729,15 @@ class Checker:
         self.loop_scope(s.iter, s.targets)
         self.block(s.body)
         self.scopes.pop()
+
+    def stmt_MergeStmt(self, s: m.MergeStmt):
+        if id(s) not in self._turn_level:
+            self.error("misplaced", "`merge equal paths` outside the turn block", s.span,
+                       "it goes directly in `turn { ... }`, where all that follows depends only on the state "
+                       "and the names declared there")
+            return
+        self.merge_slots[id(s)] = [sym.slot for scope in self.scopes for sym in scope.values()
+                                   if sym.kind == "local"]
 
     def stmt_OptionalStmt(self, s):
         self.misplaced_in_chance("`optional`", s.span)

@@ -34,7 +34,7 @@ class Compiler(PySource):
         self.ck = checker
         self.params = params
         self.nfields = len(checker.fields)
-        self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER = (self.nfields + i for i in range(5))
+        self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED = (self.nfields + i for i in range(6))
         self.enum_values = {}
         for enum, names in checker.enums.items():
             for i, n in enumerate(names):
@@ -628,6 +628,22 @@ class Compiler(PySource):
                 fork(e, lambda e2: go(e2, n + 1))
             go(env, 0)
         return FORK, loop_fork
+
+    def s_MergeStmt(self, s: m.MergeStmt):
+        """Prune a path whose state and visible names equal an earlier one's here. The seen set is
+        in the MERGED slot, made afresh for each move generation (absent elsewhere: no effect)."""
+        n, merged, slots = self.nfields + 2, self.MERGED, self.ck.merge_slots[id(s)]
+
+        def merge(env):
+            seen = env[merged]
+            if seen is None:
+                return True
+            key = (id(s), tuple(env[:n]), tuple([env[i] for i in slots]))
+            if key in seen:
+                return False
+            seen.add(key)
+            return True
+        return SIMPLE, merge
 
     def s_OptionalStmt(self, s):
         body = as_fork(self.block(s.body))

@@ -159,7 +159,9 @@ class CompiledGame:
             else:
                 out.append((env[n], tuple(env[:n])))
 
-        self._turn(self.env(s), finish)
+        env = self.env(s)
+        env[self.compiler.MERGED] = set()
+        self._turn(env, finish)
         if self.merge_equal:  # one move per next state, the first label kept
             firsts: dict = {}
             for labels, nxt in out:
@@ -176,18 +178,18 @@ class CompiledGame:
 
     def _fire(self, env, i, k):
         """Run triggers i.. in order; `once` triggers mark their bit in the state."""
-        if i == len(self._triggers):
-            k(env)
+        triggers, fired = self._triggers, self.nstate - 1
+        while i < len(triggers):
+            cond, body, once = triggers[i]
+            bit = 1 << i
+            if (once and env[fired] & bit) or not cond(env):
+                i += 1
+                continue
+            if once:
+                env[fired] |= bit
+            body(env, lambda e, after=i + 1: self._fire(e, after, k))
             return
-        cond, body, once = self._triggers[i]
-        fired = self.nstate - 1
-        bit = 1 << i
-        if (once and env[fired] & bit) or not cond(env):
-            self._fire(env, i + 1, k)
-            return
-        if once:
-            env[fired] |= bit
-        body(env, lambda e: self._fire(e, i + 1, k))
+        k(env)
 
     def chance_outcomes(self, s) -> tuple:
         """(move, weight) for every distinct state the chance block can lead to; draws that lead

@@ -326,6 +326,13 @@ class OptionalStmt:
 
 
 @node
+class MergeStmt:
+    """`merge equal paths`: the ways through the turn that reach this point with equal states
+    (and equal local names) go on as one, the first."""
+    span: Span
+
+
+@node
 class Replace:
     old: Expr
     target: Ident

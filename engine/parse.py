@@ -340,6 +340,10 @@ class _ToModel(Transformer):
         return m.CallStmt(self._ident(items[0]), args, self._span(meta))
 
     @v_args(meta=True)
+    def merge_stmt(self, meta, items):
+        return m.MergeStmt(self._span(meta))
+
+    @v_args(meta=True)
     def optional(self, meta, items):
         return m.OptionalStmt(items[0], self._span(meta))
 

@@ -6,12 +6,19 @@ from itertools import combinations
 
 
 class EnumValue:
-    """One value of an enum (or a player); singletons, ordered by declaration."""
+    """One value of an enum (or a player), ordered by declaration. Values are interned, one
+    object per (enum, name, index) in a process, so equality is identity (fast, and in C)."""
 
     __slots__ = ("enum", "name", "index")
+    _interned: dict = {}
 
-    def __init__(self, enum: str, name: str, index: int):
-        self.enum, self.name, self.index = enum, name, index
+    def __new__(cls, enum: str, name: str, index: int):
+        key = (enum, name, index)
+        v = cls._interned.get(key)
+        if v is None:
+            v = cls._interned[key] = object.__new__(cls)
+            v.enum, v.name, v.index = enum, name, index
+        return v
 
     def __lt__(self, other):
         return self.index < other.index
@@ -30,9 +37,6 @@ class EnumValue:
 
     def __reduce__(self):
         return (EnumValue, (self.enum, self.name, self.index))
-
-    def __eq__(self, other):
-        return self is other or (isinstance(other, EnumValue) and other.enum == self.enum and other.name == self.name)
 
     def __hash__(self):
         return self.index  # not hash(name): string hashes change from one process to the next

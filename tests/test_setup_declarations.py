@@ -1,5 +1,5 @@
-"""`forbid` (parameter settings a game refuses), `merge equal moves`, and `hex_grid` as the
-language sees them: each with the mistake a user can make in it."""
+"""`forbid` (parameter settings a game refuses), `merge equal moves`, `merge equal paths` and
+`hex_grid` as the language sees them: each with the mistake a user can make in it."""
 import pytest
 
 from conftest import first_diagnostic, run_engine
@@ -36,6 +36,42 @@ def test_merge_keeps_one_move_per_next_state_with_the_first_label(tmp_path):
     assert [m.label for m in merged.legal_moves(merged.initial_state())] == ["add 1", "add 2", "add 3"]
 
 
+PATHS = """
+state { x: 0..9 = 0  y: 0..9 = 0 }
+action add(k) "add {k}" { x += k }
+action four "" { choose k in 1..3  add(k)  add(4 - k) }
+turn {
+    TOP
+    MERGE
+    choose j in 1..2
+    y += USE
+}
+terminal x >= 4
+score x + y
+"""
+
+
+def paths_game(tmp_path, merge: bool, top: str, use: str):
+    path = tmp_path / "paths.rules"
+    path.write_text(PATHS.replace("MERGE", "merge equal paths" if merge else "").replace("TOP", top)
+                    .replace("USE", use))
+    game = load_game(str(path))
+    return [m.label for m in game.legal_moves(game.initial_state())]
+
+
+def test_merge_equal_paths_lets_only_the_first_way_to_a_state_go_on(tmp_path):
+    # k = 1, 2, 3 each add 4 in two steps, then j = 1 or 2: 3 x 2 = 6 moves, all with x = 4
+    assert len(paths_game(tmp_path, False, "four", "j")) == 6
+    # merged after the two steps: only k = 1 goes on, so 2 moves, labelled with its steps
+    assert paths_game(tmp_path, True, "four", "j") == ["add 1 | add 3", "add 1 | add 3 [2]"]
+
+
+def test_merge_equal_paths_keeps_apart_paths_that_differ_in_a_name_visible_there(tmp_path):
+    # k is chosen in the turn block itself, so it is visible at the merge: the paths stay apart
+    # even though x = 4 on each, and y += k tells them apart later: 3 x 2 moves
+    assert len(paths_game(tmp_path, True, "choose k in 1..3  add(k)  add(4 - k)", "k")) == 6
+
+
 def test_a_forbidden_setting_is_refused_with_the_files_message(tmp_path):
     with pytest.raises(UsageError) as info:
         small(tmp_path, False, side="right")
@@ -62,9 +98,12 @@ TAIL = "turn { n += 1 }\nterminal n >= 2\nscore n\n"  # the rest of a game aroun
     ('state { n: int = 0 }\nforbid n > 1 "no"\n', "not-constant", 2, 8),
     ('state { n: int = 0 }\nparam p = 1\nforbid p + 1 "no"\n', "type-mismatch", 3, 8),
     ('state { n: int = 0 }\nmerge equal moves\nmerge equal moves\n', "duplicate", 3, 1),
+    ('state { n: int = 0 }\naction a { merge equal paths }\nturn { a }\n', "misplaced", 2, 12),
+    ('state { n: int = 0 }\nturn { if n > 0 { merge equal paths } }\n', "misplaced", 2, 19),
     ('state { n: int = 0 }\nconst g = hex_grid([cell(0, 0)], "even")\n', "type-mismatch", 2, 34),
     ('state { n: int = 0 }\nconst g = hex_grid([1, 2], "even-r")\n', "type-mismatch", 2, 20),
-], ids=["forbid-on-state", "forbid-not-bool", "merge-twice", "hex-layout", "hex-not-cells"])
+], ids=["forbid-on-state", "forbid-not-bool", "merge-twice", "merge-paths-in-action",
+                          "merge-paths-in-if", "hex-layout", "hex-not-cells"])
 def test_mistakes_in_the_declarations_point_at_their_token(tmp_path, text, code, line, col):
     d, _ = first_diagnostic(tmp_path / "bad.rules", text + TAIL)
     assert (d.code, d.span.line, d.span.col) == (code, line, col)
