@@ -37,9 +37,9 @@ BUILTINS = {
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "hex_grid": (2, 2), "cells": (1, 1),
     "lines": (2, 2), "neighbours": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
-    "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2),
+    "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
 }
-AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag"}
+AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union"}
 BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}
 PRIMITIVES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "cell": T.CELL, "grid": T.GRID, "player": T.PLAYER}
 GENERICS = {"list": 1, "set": 1, "bag": 1, "map": 2}
@@ -1011,6 +1011,8 @@ class Checker:
             return ("list", x)
         if name == "set":
             return ("set", need_coll())
+        if name == "union":
+            return self.sets_joined(need_coll(), e.args[0].span)
         if name == "bag":
             if a0 != T.ANY and a0[0] == "map":
                 if not T.fits(a0[2], T.INT):
@@ -1157,8 +1159,17 @@ class Checker:
             self.error("type-mismatch", f"{name}() needs bools, got {T.show(t)}", e.comp.expr.span)
         if name in ("sorted", "min", "max", "bag"):
             self.need_sortable(t, f"{name}()", e.comp.expr.span)
+        if name == "union":
+            return self.sets_joined(t, e.comp.expr.span)
         return {"sum": T.INT, "count": T.INT, "min": t, "max": t, "any": T.BOOL, "all": T.BOOL,
                 "sorted": ("list", t), "list": ("list", t), "set": ("set", t), "bag": ("bag", t)}[name]
+
+    def sets_joined(self, t, span):
+        """The type of union() of items of type t: t itself, which must be a set."""
+        if t != T.ANY and t[0] != "set":
+            self.error("type-mismatch", f"union() needs sets, got {T.show(t)}", span)
+            return T.ANY
+        return t
 
     def expr_First(self, e: m.First, want):
         t = self.comp(e.comp)

@@ -233,6 +233,7 @@ class Compiler(PySource):
             return lambda env: fn(c) if (c := a(env)) else _fail(span, f"{name}() of an empty collection")
         simple = {"len": len, "sum": sum, "count": len, "any": any, "all": all, "sorted": lambda c: tuple(sorted(c)),
                   "list": tuple, "set": frozenset, "pairs": rt.pairs, "abs": abs,
+                  "union": lambda c: frozenset().union(*c),
                   "keys": lambda mp: tuple(_in_order(mp)), "values": lambda mp: tuple(mp[k] for k in _in_order(mp)),
                   "cells": lambda g: g.cells}
         if name in simple:
@@ -325,7 +326,7 @@ class Compiler(PySource):
             return lambda env: fn(xs) if (xs := [body(env) for _ in gen(env)]) else _fail(
                 span, f"{name}() of an empty collection")
         wrap = {"sum": sum, "any": any, "all": all, "sorted": lambda xs: tuple(sorted(xs)), "list": tuple,
-                "set": frozenset, "bag": rt.Bag}[name]
+                "set": frozenset, "bag": rt.Bag, "union": lambda xs: frozenset().union(*xs)}[name]
         if name in ("any", "all"):
             return lambda env: wrap(body(env) for _ in gen(env))
         return lambda env: wrap([body(env) for _ in gen(env)])

@@ -22,7 +22,8 @@ STATE_KINDS = ("field", "local", "current")
 SIMPLE_CALLS = {"len": "len", "count": "len", "sum": "sum", "any": "any", "all": "all", "abs": "abs",
                 "list": "tuple", "set": "frozenset"}
 COMP_WRAP = {"sum": "sum({})", "any": "any({})", "all": "all({})", "list": "tuple({})", "set": "frozenset({})",
-             "sorted": "tuple(sorted({}))", "bag": "_Bag({})", "min": "min({})", "max": "max({})"}
+             "sorted": "tuple(sorted({}))", "bag": "_Bag({})", "min": "min({})", "max": "max({})",
+             "union": "frozenset().union(*{})"}
 
 
 class Lazy:
@@ -203,6 +204,8 @@ class PySource:
             return f"{args[0]}.get({args[1]}, {args[2]})"
         if name == "neighbours":
             return f"{args[0]}.neighbours({args[1]})"
+        if name == "union":
+            return f"frozenset().union(*{args[0]})"
         if name == "keys":
             return f"tuple(_in_order({args[0]}))"
         return None

@@ -4,6 +4,7 @@ import textwrap
 
 import pytest
 
+from conftest import first_diagnostic
 from engine.load import command_line_predicates, load_game
 
 GAME = """
@@ -41,6 +42,9 @@ CASES = [
     ("x == 3 or table[5] == 0", True),
     # count with a condition and min over a comprehension: 4 and 7 are > 3; the least v*v is 1
     ("count(v for v in s where v > x) == 2 and min(v * v for v in s) == 1", True),
+    # union of sets: {1, 2} + {4, 5} + {7, 8}; of none, the empty set; as a call on a list of sets
+    ("union({v, v + 1} for v in s) == {1, 2, 4, 5, 7, 8}", True),
+    ("len(union({v} for v in s where v > 9)) == 0 and union([{1}, {2, 1}]) == {1, 2}", True),
 ]
 
 
@@ -48,6 +52,13 @@ CASES = [
 def test_an_expression_has_the_value_worked_out_by_hand(game, text, expected):
     [(_, fn)] = command_line_predicates(game, [text])
     assert fn(game.initial_state()) is expected
+
+
+def test_union_of_something_other_than_sets_is_a_type_mismatch_at_the_items(tmp_path):
+    d, _ = first_diagnostic(tmp_path / "u.rules", "state { x: 0..3 = 0 }\nturn { x += len(union(v for v in [1, 2])) }\n"
+                            "terminal x == 3\nscore x\n")
+    assert (d.code, d.span.line, d.span.col) == ("type-mismatch", 2, 23)
+    assert "union() needs sets, got int" in d.message
 
 
 def test_a_failure_inside_a_def_inside_a_comprehension_is_reported_where_it_is(tmp_path, engine_cli):
