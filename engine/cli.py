@@ -61,14 +61,25 @@ def _simulate(game, playouts: int, steps: int) -> list:
     """Random playouts from the initial state: they must run without rule errors."""
     rng = random.Random(0)
     found = []
-    for _ in range(playouts):
+    bar = ProgressBar(playouts, "random playouts")
+    try:
+        _playouts(game, playouts, steps, rng, found, bar)
+    finally:
+        bar.close()
+    return found
+
+
+def _playouts(game, playouts: int, steps: int, rng, found: list, bar) -> None:
+    """Play; append the first problem met to `found` and stop there."""
+    for n in range(playouts):
         s = game.initial_state()
         try:
             for step in range(steps + 1):
+                bar.update(n, f"move {step}")
                 for decl in game.broken_invariants(s):
                     where = "in the initial state" if step == 0 else f"after {step} random moves"
                     found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
-                    return found
+                    return
                 if game.is_terminal(s):
                     game.returns(s)
                     break
@@ -81,8 +92,7 @@ def _simulate(game, playouts: int, steps: int) -> list:
                 s = game.apply(s, rng.choice(moves))
         except RuleRuntimeError as e:
             found.append(Diagnostic("runtime", e.message + " (in a random playout)", e.span))
-            return found
-    return found
+            return
 
 
 def cmd_solve(args) -> int:
