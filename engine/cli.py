@@ -13,6 +13,7 @@ from .cli_search import add_parsers
 from .lint import unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
+from .frame_room import with_room
 from .load import INVARIANT_SOURCE, command_line_predicates, load_game, parse_settings
 from .runtime import plain_number
 from search.budget import sample_outcome
@@ -218,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return args.run(args)
+        return with_room(args.run, args)  # one block of frame stack for the whole command
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

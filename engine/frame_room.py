@@ -10,7 +10,10 @@ was three quarters of the time (system time, measured with `strace -c`).
 `with_room(fn, *args)` calls fn from a frame that declares a very large value
 stack it never uses: CPython gives that frame a chunk of its own, and every
 frame below it fits in the rest of the chunk. Nested calls reuse the room
-already made. On other interpreters it is an ordinary call.
+already made. On other interpreters it is an ordinary call. The command line
+runs each command inside it; a program calling `legal_moves` directly gets it
+per move generation (one mmap/munmap pair each: about a quarter of the time of
+a tic-tac-toe position generated without the memo table).
 """
 from __future__ import annotations
 
