@@ -12,8 +12,8 @@ stack it never uses: CPython gives that frame a chunk of its own, and every
 frame below it fits in the rest of the chunk. Nested calls reuse the room
 already made. On other interpreters it is an ordinary call. The command line
 runs each command inside it; a program calling `legal_moves` directly gets it
-per move generation (one mmap/munmap pair each: about a quarter of the time of
-a tic-tac-toe position generated without the memo table).
+per move generation (one mmap/munmap pair each, a cost that shows only on
+games whose positions are tiny and generated without the memo table).
 """
 from __future__ import annotations
 

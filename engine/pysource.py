@@ -2,7 +2,7 @@
 
 The compiler's closures (`x_*` methods in compile.py) cost one Python call per
 node of an expression. Here an expression becomes the text of one Python
-expression reading the same env slots, compiled once: `len(upgraded) == 6`
+expression reading the same env slots, compiled once: `len(hand) == 6`
 is `len(env[9]) == 6`. The text is built from the checked model only: every
 name, string and value of the rule file enters as a namespace entry (`_c12`),
 never as source text.
