@@ -162,8 +162,9 @@ class Checker:
                 sym = Symbol("field", f.name.name, T.ANY, f.name.span, slot=base, decl=f)
                 base += 1
                 self.fields.append(sym)
-        # fields, current player, fired triggers, labels, chance weight, sampler, paths merged
-        self.nslots = base + 6
+        # fields, current player, fired triggers, labels, chance weight, sampler, paths merged,
+        # one path picked (a sampled move)
+        self.nslots = base + 7
         for d in self.decls:
             if isinstance(d, m.Param):
                 self.declare(Symbol("param", d.name.name, T.ANY, d.name.span, decl=d))

@@ -70,6 +70,11 @@ def _simulate(game, playouts: int, steps: int) -> list:
     return found
 
 
+LIST_AT_MOST = 20_000
+"""validate lists the legal moves of each state it reaches and picks one at random; a state
+whose turn has more complete paths than this gets a move from a random walk down the turn."""
+
+
 def _playouts(game, playouts: int, steps: int, rng, found: list, bar) -> None:
     """Play; append the first problem met to `found` and stop there."""
     for n in range(playouts):
@@ -87,10 +92,16 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar) -> None:
                 if game.current_player(s) == CHANCE:
                     s = game.apply(s, sample_outcome(game, s, rng))
                     continue
-                moves = game.legal_moves(s)
-                if not moves or step == steps:
+                moves = game.legal_moves_within(s, LIST_AT_MOST)
+                if moves is None:  # too many to list while the user waits: walk down the turn instead
+                    move = game.sample_move(s, rng)
+                elif moves:
+                    move = rng.choice(moves)
+                else:
+                    move = None
+                if move is None or step == steps:
                     break
-                s = game.apply(s, rng.choice(moves))
+                s = game.apply(s, move)
         except RuleRuntimeError as e:
             found.append(Diagnostic("runtime", e.message + " (in a random playout)", e.span))
             return

@@ -34,7 +34,8 @@ class Compiler(PySource):
         self.ck = checker
         self.params = params
         self.nfields = len(checker.fields)
-        self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED = (self.nfields + i for i in range(6))
+        self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED, self.PICK = (
+            self.nfields + i for i in range(7))
         self.enum_values = {}
         for enum, names in checker.enums.items():
             for i, n in enumerate(names):
@@ -443,11 +444,24 @@ class Compiler(PySource):
         bind = self.binder(s.targets)
         cond = self.expr(s.cond) if s.cond is not None else None
 
+        P = self.PICK
+
         def choose(env, k):
-            for v in dom(env):
+            pick = env[P]
+            if pick is None:
+                for v in dom(env):
+                    e = bind(env, v)
+                    if cond is None or cond(e):
+                        k(e)
+                return
+            values = list(dom(env))  # one path picked: the values in random order, until one completes
+            pick[0].shuffle(values)
+            for v in values:
                 e = bind(env, v)
                 if cond is None or cond(e):
                     k(e)
+                    if pick[1]:
+                        return
         return FORK, choose
 
     def binder(self, targets):
@@ -649,9 +663,18 @@ class Compiler(PySource):
     def s_OptionalStmt(self, s):
         body = as_fork(self.block(s.body))
 
+        P = self.PICK
+
         def optional(env, k):
+            pick = env[P]
+            if pick is not None and pick[0].random() < 0.5:  # one path picked: the body first half the time
+                body(env.copy(), k)
+                if not pick[1]:
+                    k(env)
+                return
             k(env.copy())
-            body(env, k)
+            if pick is None or not pick[1]:
+                body(env, k)
         return FORK, optional
 
     def s_CallStmt(self, s: m.CallStmt):

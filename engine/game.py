@@ -35,6 +35,10 @@ def guard(span, what: str):
         raise RuleRuntimeError(span, f"{what} failed on a value of an unexpected type ({e})") from None
 
 
+class _TooMany(Exception):
+    """A turn has more paths than the caller's limit."""
+
+
 @attrs.frozen(slots=True)
 class Move:
     """A legal move: its label and the state it leads to."""
@@ -145,23 +149,28 @@ class CompiledGame:
             table[s] = value
         return value
 
-    def _generate(self, s) -> tuple:
+    def legal_moves_within(self, s, limit: int) -> Optional[tuple]:
+        """The legal moves of s, or None as soon as the turn has more than `limit` complete
+        paths (before equal moves are merged): for callers that would rather sample a move
+        than wait for a very large list. Not memoised."""
+        try:
+            with guard(self._turn_span, "the turn"):
+                return with_room(self._generate, s, limit)
+        except _TooMany:
+            return None
+
+    def _generate(self, s, limit: Optional[int] = None) -> tuple:
         if self.is_terminal(s) or (self._chances and self._chance_at(s) is not None):
             return ()
         out = []
-        n, nplayers, cur = self.nstate, self.num_players, self.nstate - 2
-        triggers = self._triggers
 
-        def finish(env):
-            env[cur] = (env[cur] + 1) % nplayers
-            if triggers:
-                self._fire(env, 0, lambda e: out.append((e[n], tuple(e[:n]))))
-            else:
-                out.append((env[n], tuple(env[:n])))
-
+        def emit(labels, nxt):
+            out.append((labels, nxt))
+            if limit is not None and len(out) > limit:
+                raise _TooMany
         env = self.env(s)
         env[self.compiler.MERGED] = set()
-        self._turn(env, finish)
+        self._turn(env, lambda e: self._end_turn(e, emit))
         if self.merge_equal:  # one move per next state, the first label kept
             firsts: dict = {}
             for labels, nxt in out:
@@ -175,6 +184,38 @@ class CompiledGame:
             seen[label] = k
             moves.append(Move(label if k == 1 else f"{label} [{k}]", nxt))
         return tuple(moves)
+
+    def _end_turn(self, env, emit):
+        """A path through the turn is complete: pass the turn on, fire the triggers, then
+        emit(labels, next state) for each way they end."""
+        n = self.nstate
+        env[n - 2] = (env[n - 2] + 1) % self.num_players
+        if self._triggers:
+            self._fire(env, 0, lambda e: emit(e[n], tuple(e[:n])))
+        else:
+            emit(env[n], tuple(env[:n]))
+
+    def sample_move(self, s, rng) -> Optional[Move]:
+        """One legal move found by a random walk down the turn (each `choose` tries its values
+        in an order shuffled with rng, each `optional` picks at random which way it tries
+        first; a path that fails a `require` steps back), without listing the legal moves: for
+        random playouts of states with very many moves. Not a uniform draw from legal_moves.
+        None when there is no legal move."""
+        if self.is_terminal(s) or (self._chances and self._chance_at(s) is not None):
+            return None
+        got = []
+        pick = [rng, False]
+
+        def emit(labels, nxt):
+            if not got:
+                got.append(Move(" | ".join(labels) if labels else "pass", nxt))
+                pick[1] = True
+        env = self.env(s)
+        env[self.compiler.SAMPLER] = rng
+        env[self.compiler.PICK] = pick
+        with guard(self._turn_span, "the turn"):
+            with_room(self._turn, env, lambda e: self._end_turn(e, emit))
+        return got[0] if got else None
 
     def _fire(self, env, i, k):
         """Run triggers i.. in order; `once` triggers mark their bit in the state."""
