@@ -55,6 +55,9 @@ def _algorithm_options(p):
     p.add_argument("--width", type=int, help="beam width (default 100)")
     p.add_argument("--extra", type=int, help="beam: random survivors per layer (default 0)")
     p.add_argument("--filter", metavar="EXPR", help="beam: keep only states where EXPR holds")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="beam: a state with more than N moves gives N moves sampled by a random walk down "
+                        "its turn, not all of them (default: all)")
     p.add_argument("--depth", type=int,
                    help="line length (backtrack, random-walk, beam), rollout depth (mcts, flat-mc; mcts 0: "
                         "no rollout), horizon (rhea)")
@@ -69,7 +72,7 @@ def _positive(**values):
 
 def _check_arguments(args, game) -> None:
     """The algorithm options on the command line, checked against the game."""
-    _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population,
+    _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population, sample=args.sample,
               games=getattr(args, "games", None))
     if args.depth is not None and args.depth < 0:
         raise UsageError(f"--depth {args.depth}: expected 0 or more")
@@ -89,7 +92,7 @@ def _check_arguments(args, game) -> None:
 def _options(args, game, algo: str) -> Options:
     """The options of one algorithm: the command line's, else the rule file's `agent` settings for
     it, else the defaults (the heuristic: the file's first)."""
-    given = {k: getattr(args, k) for k in ("heuristic", "width", "extra", "depth", "population")}
+    given = {k: getattr(args, k) for k in ("heuristic", "width", "extra", "sample", "depth", "population")}
     chosen = {**game.agent_options.get(algo, {}), **{k: v for k, v in given.items() if v is not None}}
     chosen.setdefault("heuristic", next(iter(game.heuristics), None))
     return Options(keep=getattr(args, "keep", None), **chosen)

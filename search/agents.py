@@ -35,6 +35,7 @@ class Options:
     heuristic: Optional[str] = None
     width: int = 100  # beam
     extra: int = 0  # beam: random survivors
+    sample: Optional[int] = None  # beam: a state with more moves than this gives this many sampled ones
     keep: Optional[Callable] = None  # beam: state filter
     depth: Optional[int] = None  # line length (backtrack, random-walk, beam), rollout depth, rhea horizon
     population: int = 1  # rhea
@@ -42,13 +43,13 @@ class Options:
 
 
 TAKES = {
-    "backtrack": ("depth",), "random-walk": ("depth",), "beam": ("heuristic", "width", "extra", "depth"),
+    "backtrack": ("depth",), "random-walk": ("depth",), "beam": ("heuristic", "width", "extra", "sample", "depth"),
     "max-score": ("heuristic",), "mcts": ("heuristic", "depth"), "osla": ("heuristic",),
     "flat-mc": ("heuristic", "depth"), "rhea": ("heuristic", "depth", "population"),
 }
 """The Options fields each algorithm uses (the filter aside): what a rule file's `agent` may set."""
 
-LEAST = {"width": 1, "population": 1, "extra": 0, "depth": 0}
+LEAST = {"width": 1, "population": 1, "extra": 0, "depth": 0, "sample": 1}
 """The smallest value of each numeric option."""
 
 ENTRIES = {"backtrack": backtrack, "random-walk": random_walk, "beam": beam, "max-score": max_score,
@@ -61,7 +62,8 @@ def _options(name: str, opts: Options) -> dict:
     return {
         "backtrack": {"max_depth": d},
         "random-walk": {"max_depth": d},
-        "beam": {"width": opts.width, "heuristic": h, "extra": opts.extra, "keep": opts.keep, "max_depth": d},
+        "beam": {"width": opts.width, "heuristic": h, "extra": opts.extra, "sample": opts.sample, "keep": opts.keep,
+                 "max_depth": d},
         "max-score": {"heuristic": h},
         "mcts": {"heuristic": h, "rollout_depth": d, **({"c": opts.c} if opts.c is not None else {})},
         "osla": {"heuristic": h},

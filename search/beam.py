@@ -7,11 +7,14 @@ from .budget import Budgeted, Observer, Progress, Result
 
 
 def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristic: Optional[str] = None,
-         extra: int = 0, keep: Optional[Callable[[object], bool]] = None, max_depth: Optional[int] = None,
-         observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
+         extra: int = 0, sample: Optional[int] = None, keep: Optional[Callable[[object], bool]] = None,
+         max_depth: Optional[int] = None, observers: Iterable[Observer] = (),
+         progress: Optional[Progress] = None) -> Result:
     """Layer by layer: all successors of the beam, equal states merged (by game.key), states
-    failing `keep` dropped, the `width` best by the heuristic kept plus `extra` others drawn
-    at random with rng (seed 000's survivors). Ended lines are recorded, not expanded."""
+    failing `keep` dropped (a line ending in one is no result either), the `width` best by the heuristic kept plus `extra` others drawn
+    at random with rng (seed 000's survivors). Ended lines are recorded, not expanded. With
+    `sample`, a state with more than `sample` moves gives `sample` moves drawn at random (see
+    Budgeted.some_moves), so a few very wide states do not take up the whole budget."""
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     p = fm.player
     layer = [(state, ())]  # (state, line from the start)
@@ -26,7 +29,7 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
         for s, line in layer:
             if fm.spent:
                 break
-            options = fm.options(s)
+            options = fm.options(s) if sample is None or fm.is_chance(s) else fm.some_moves(s, sample, rng)
             if not options:  # a dead end ends its line
                 fm.finish(line, s)
             for m in options:
@@ -36,7 +39,8 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
                     continue
                 path = line + ((m, t),)
                 if game.is_terminal(t):
-                    fm.finish(path, t)
+                    if keep is None or keep(t):
+                        fm.finish(path, t)
                     seen[k] = None
                     continue
                 seen[k] = (t, path)

@@ -74,6 +74,24 @@ class Budgeted:
         self._last = (s, moves)
         return moves
 
+    def some_moves(self, s, limit: int, rng) -> Sequence:
+        """The legal moves of s; when there are more than `limit` and the game can draw a move
+        without listing them (`legal_moves_within`, `sample_move`), `limit` moves drawn with rng
+        instead, equal ones once. One call for the attempt to list, one per draw."""
+        within, sample = getattr(self.game, "legal_moves_within", None), getattr(self.game, "sample_move", None)
+        if within is None or sample is None:
+            return self.moves(s)
+        self.charge()
+        moves = within(s, limit)
+        if moves is not None:
+            return moves
+        drawn: dict = {}
+        for _ in range(limit):
+            self.charge()
+            m = sample(s, rng)
+            drawn.setdefault(self.game.key(self.game.apply(s, m)), m)
+        return list(drawn.values())
+
     def options(self, s) -> Sequence:
         """The ways on from s: its legal moves, or its chance outcomes (without weights)."""
         if self.is_chance(s):

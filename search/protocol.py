@@ -24,6 +24,8 @@ class Game(Protocol):
 
     # optional: `sample_chance(s, rng)`, one chance outcome drawn by weight; without it the
     # searches draw from chance_outcomes(s)
+    # optional: `legal_moves_within(s, limit)`, the legal moves or None when there are more than
+    # limit, and `sample_move(s, rng)`, one legal move drawn without listing them (beam's `sample`)
 
     def is_terminal(self, s) -> bool: ...
 

@@ -59,7 +59,7 @@ def test_a_hyphenated_algorithm_name_and_a_note_are_accepted(tmp_path):
 
 def args(**given):
     """The algorithm options as argparse gives them when only `given` is on the command line."""
-    base = {k: None for k in ("heuristic", "width", "extra", "depth", "population")}
+    base = {k: None for k in ("heuristic", "width", "extra", "sample", "depth", "population")}
     return argparse.Namespace(**{**base, **given})
 
 

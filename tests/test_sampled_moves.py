@@ -4,6 +4,8 @@ import random
 
 from conftest import run_engine
 from engine.load import load_game
+from search.beam import beam
+from search.budget import Budgeted
 
 # x and y from 1..10, kept when x * y is a multiple of 6, then an optional mark.
 GAME = """
@@ -75,3 +77,41 @@ def test_validate_samples_a_turn_too_wide_to_list_and_still_checks_the_invariant
     path.write_text(wide.replace("invariant not marked", "invariant x <= 200 and y <= 200"))
     r = run_engine("validate", path)
     assert r.returncode == 0, r.stderr
+
+
+def test_some_moves_lists_a_state_within_the_limit_and_draws_the_limit_from_a_wider_one(tmp_path):
+    game = pairs(tmp_path)
+    s = game.initial_state()
+    fm = Budgeted(game, s, None)
+    assert fm.some_moves(s, 70, random.Random(0)) == game.legal_moves(s)
+    assert fm.calls == 1
+    fm = Budgeted(game, s, None)
+    drawn = fm.some_moves(s, 20, random.Random(0))
+    legal = {m.next for m in game.legal_moves(s)}
+    assert 1 <= len(drawn) <= 20 and {m.next for m in drawn} <= legal
+    assert len({m.next for m in drawn}) == len(drawn)  # equal moves once
+    assert fm.calls == 21  # the attempt to list, then one per draw
+
+
+def test_a_beam_with_sample_still_finds_the_best_pair_when_the_draws_cover_it(tmp_path):
+    # the score is the last pair's sum: 10 + 10 = 100 is no multiple of 6, 9 + 10 and 10 + 9 are
+    # (90), so 19 at most
+    game = pairs(tmp_path)
+    full = beam(game, game.initial_state(), width=5, rng=random.Random(0))
+    assert full.best_score == 19
+    sampled = beam(game, game.initial_state(), width=5, rng=random.Random(0), sample=60)
+    assert sampled.best_score == 19  # 60 draws of the 70 moves: the four best ones (19, marked or not) show up
+
+
+def test_a_sample_below_one_is_a_usage_error():
+    r = run_engine("search", "rules/tictactoe.rules", "--algo", "beam", "--sample", "0")
+    assert r.returncode == 2 and "--sample 0: expected a positive number" in r.stderr
+
+
+def test_a_beam_filter_also_drops_the_lines_that_end_where_it_is_false(tmp_path):
+    # state: x, y, marked, turns, ...; best last pair with x + y <= 15: 6 + 9 or 9 + 6 (54, a
+    # multiple of 6); 7 + 8 = 15 (56) and 8 + 7 are not
+    game = pairs(tmp_path)
+    r = beam(game, game.initial_state(), width=5, rng=random.Random(0), keep=lambda s: s[0] + s[1] <= 15)
+    assert r.best_score == 15
+    assert all(t[0] + t[1] <= 15 for _, t in r.best_line)
