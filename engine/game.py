@@ -149,6 +149,10 @@ class CompiledGame:
             table[s] = value
         return value
 
+    def _player_turn(self, s) -> bool:
+        """Whether a player moves at s (not an end, not a chance node)."""
+        return not (self.is_terminal(s) or (self._chances and self._chance_at(s) is not None))
+
     def legal_moves_within(self, s, limit: int) -> Optional[tuple]:
         """The legal moves of s, or None as soon as the turn has more than `limit` complete
         paths (before equal moves are merged): for callers that would rather sample a move
@@ -160,7 +164,7 @@ class CompiledGame:
             return None
 
     def _generate(self, s, limit: Optional[int] = None) -> tuple:
-        if self.is_terminal(s) or (self._chances and self._chance_at(s) is not None):
+        if not self._player_turn(s):
             return ()
         out = []
 
@@ -201,7 +205,7 @@ class CompiledGame:
         first; a path that fails a `require` steps back), without listing the legal moves: for
         random playouts of states with very many moves. Not a uniform draw from legal_moves.
         None when there is no legal move."""
-        if self.is_terminal(s) or (self._chances and self._chance_at(s) is not None):
+        if not self._player_turn(s):
             return None
         got = []
         pick = [rng, False]
