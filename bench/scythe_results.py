@@ -23,14 +23,25 @@ SEARCH = ["--algo", "beam", "--budget", "3000000", "--seed", "1",
           "--filter", "len(stars) == 6 or turn < max_turns"]
 
 
-def domain(name: str) -> list[str]:
-    """The values of a parameter, in the order the rule file lists them."""
+def _decls() -> list:
     sys.path.insert(0, str(ROOT))
-    from engine import model as m
     from engine.load import check_file
     ck, _ = check_file(str(ROOT / RULES))
-    (d,) = [d for d in ck.decls if isinstance(d, m.Param) and d.name.name == name]
+    return ck.decls
+
+
+def domain(name: str) -> list[str]:
+    """The values of a parameter, in the order the rule file lists them."""
+    from engine import model as m
+    (d,) = [d for d in _decls() if isinstance(d, m.Param) and d.name.name == name]
     return [item.id for item in d.domain.items]
+
+
+def beam_settings() -> dict:
+    """The rule file's `agent beam` options, as written."""
+    from engine import model as m
+    (d,) = [d for d in _decls() if isinstance(d, m.AgentDecl) and d.name.name == "beam"]
+    return {o.name.name: o.value if isinstance(o.value, int) else o.value.name for o in d.options}
 
 
 def run(mat: str, faction: str) -> dict:
@@ -76,14 +87,15 @@ def main(argv: list[str] | None = None) -> None:
             print(f"[{len(rows)}/{len(combos)}] {rows[running[fut]]}", file=sys.stderr, flush=True)
     command = " ".join(["python -m engine search", RULES, "--set mat=M --set faction=F",
                         *(f'"{a}"' if " " in a else a for a in SEARCH)])
+    b = beam_settings()
     text = "\n".join([
         "# Scythe solo economy: beam search on every mat and faction",
         "",
         "For each mat and faction: the turns and final fortune of the best line found (the",
         "highest fortune among the lines that end at the sixth star) by one fixed configuration:",
-        "the rule file's `agent beam` settings (width 8 plus 24 random survivors a layer; a state",
-        "with more than 2,000 moves gives 2,000 drawn at random), seed 1, and a filter that keeps",
-        "only lines that end at six stars",
+        f"the rule file's `agent beam` settings (width {b['width']} plus {b['extra']} random survivors a layer;",
+        f"a state with more than {b['sample']:,} moves gives {b['sample']:,} drawn at random), seed 1, and a filter",
+        "that keeps only lines that end at six stars",
         "(not at the turn limit, `max_turns` = 40). The",
         "fortune is the rule file's score with its default structure bonus tile",
         "(`bonus_tile=tunnels_adjacent`). Each row is the command",
