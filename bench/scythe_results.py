@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import json
 import subprocess
 import sys
@@ -23,11 +24,13 @@ SEARCH = ["--algo", "beam", "--budget", "3000000", "--seed", "1",
           "--filter", "len(stars) == 6 or turn < max_turns"]
 
 
-def _decls() -> list:
+@functools.lru_cache(maxsize=None)
+def _decls() -> tuple:
+    """The rule file's declarations, checked once."""
     sys.path.insert(0, str(ROOT))
     from engine.load import check_file
     ck, _ = check_file(str(ROOT / RULES))
-    return ck.decls
+    return tuple(ck.decls)
 
 
 def domain(name: str) -> list[str]:
@@ -78,6 +81,9 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     combos = [(m_, f) for m_ in domain("mat") for f in domain("faction")]
     if args.only:
+        unknown = sorted(set(args.only) - {"/".join(c) for c in combos})
+        if unknown:
+            p.error(f"--only {unknown[0]}: not a MAT/FACTION of {RULES} (for example innovative/togawa)")
         combos = [c for c in combos if "/".join(c) in args.only]
     rows = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
