@@ -37,6 +37,7 @@ BUILTINS = {
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "hex_grid": (2, 2), "cells": (1, 1),
     "lines": (2, 2), "neighbours": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
+    "loose_ends": (2, 2),
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
 }
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union"}
@@ -1127,6 +1128,7 @@ class Checker:
         elif b != T.ANY:
             tt = self.need_tile(b[2], name, e.args[0].span, square=True)
         wants = {"clashes": (T.CELL, tt), "matches": (T.CELL, tt), "places": (T.GRID, tt), "open_ends": (T.GRID,),
+                 "loose_ends": (T.GRID,),
                  "networks": (),
                  "longest_trail": (T.GRID, ("enum", self.tilesets[tt[1]][1]) if tt else None)}[name]
         for want, t, a in zip(wants, argt[1:], e.args[1:]):

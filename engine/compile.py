@@ -278,6 +278,7 @@ class Compiler(PySource):
         if name == "edges":
             return lambda env: a(env).edges
         fn = {"clashes": tiles.clashes, "matches": tiles.matches, "places": tiles.places, "open_ends": tiles.open_ends,
+              "loose_ends": tiles.loose_ends,
               "networks": tiles.networks, "longest_trail": tiles.longest_trail}[name]
         if len(args) == 1:
             return lambda env: fn(a(env))

@@ -135,6 +135,22 @@ def open_ends(board, grid) -> int:
     return n
 
 
+def loose_ends(board, grid) -> int:
+    """Labelled sides of tiles on the grid that face an empty cell of the grid: the open ends
+    that a tile drawn later may still join or close."""
+    n = 0
+    for cell, tile in board.items():
+        if not grid.contains(cell):
+            continue
+        for k, x in enumerate(tile.codes):
+            if x >= 0:
+                dr, dc = STEPS[k]
+                nc = Cell((cell[0] + dr, cell[1] + dc))
+                if nc not in board and grid.contains(nc):
+                    n += 1
+    return n
+
+
 def _pieces(board, keep=lambda cell: True):
     """Pieces (cell, group) of the board's tiles and the joins between them across edges, as
     (piece, piece, label) with the label both facing sides carry."""

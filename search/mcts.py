@@ -9,27 +9,40 @@ from .budget import Budgeted, Observer, Progress, Result, draw, rollout
 
 class _Node:
     __slots__ = ("state", "player", "options", "labels", "weights", "children", "untried", "n", "w", "exact",
-                 "amaf")
+                 "amaf", "best")
 
     def __init__(self, fm: Budgeted, state, rng, heuristic: Optional[str]):
         self.state = state
         self.n = 0
         self.w = [0.0] * fm.game.num_players
         self.exact: Optional[tuple] = None  # the value under best play, once every line below is known
+        self.best: Optional[tuple] = None  # backup "max": the best child's value (the mean at chance)
         self.player = fm.game.current_player(state)
-        if fm.ended(state):
-            self.options, self.weights = [], None
+        self.options: Optional[list] = None  # fetched on the first pass through the node (see open)
+        self.weights = None
+        if fm.game.is_terminal(state):
+            self.options = []
             self.exact = fm.values(state, heuristic)
         elif fm.is_chance(state):
             outcomes = fm.game.chance_outcomes(state)
             self.options, self.weights = [m for m, _ in outcomes], [p for _, p in outcomes]
-        else:
-            self.options, self.weights = list(fm.moves(state)), None
+        self.amaf: dict = {}  # label -> [n, w per player]: the label played later by this node's mover
+        if self.options is not None:
+            self._arrange(fm, rng)
+
+    def open(self, fm: Budgeted, rng, heuristic: Optional[str]):
+        """Fetch the moves of a node passed through for the first time: a leaf that is only
+        evaluated never pays for them. A dead end without moves ends the line there."""
+        self.options = list(fm.moves(self.state))
+        if not self.options:
+            self.exact = fm.values(self.state, heuristic)
+        self._arrange(fm, rng)
+
+    def _arrange(self, fm: Budgeted, rng):
         self.labels = [fm.game.describe(m) for m in self.options]
         self.children: list = [None] * len(self.options)
         self.untried = list(range(len(self.options)))
         rng.shuffle(self.untried)
-        self.amaf: dict = {}  # label -> [n, w per player]: the label played later by this node's mover
 
     def solve(self) -> bool:
         """Mark the node exact when every child is: the mover's best child, or the chance mean."""
@@ -44,7 +57,7 @@ class _Node:
 
 
 def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_depth: Optional[int] = None,
-         heuristic: Optional[str] = None, rave: float = 200.0, reuse=None, observers: Iterable[Observer] = (),
+         heuristic: Optional[str] = None, rave: float = 200.0, backup: str = "mean", reuse=None, observers: Iterable[Observer] = (),
          progress: Optional[Progress] = None) -> Result:
     """UCT from state until the budget is spent; the move is the root's most visited child.
 
@@ -74,6 +87,8 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     root = table.get(game.key(state))
     if root is None:
         root = table[game.key(state)] = _Node(fm, state, rng, heuristic)
+    if root.options is None:
+        root.open(fm, rng, heuristic)
     if not root.options:
         if fm.ended(state):
             fm.finish((), state)
@@ -84,7 +99,13 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
         fm.iterations += 1
         calls = fm.calls
         node, path, line = root, [root], []
-        while node.options and node.exact is None:
+        while node.exact is None:
+            if node.options is None:
+                if fm.spent:
+                    break
+                node.open(fm, rng, heuristic)
+            if not node.options:
+                break
             if node.weights is not None:
                 i = draw(node.weights, rng)
             elif several and (i := _decisive(node, hi)) is not None:
@@ -92,7 +113,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
             elif node.untried:
                 i = _untried(node, rave)
             else:
-                i = _uct(node, c, lo, hi, rave)
+                i = _uct(node, c, lo, hi, rave, backup == "max")
             child = node.children[i]
             fresh = child is None
             if fresh:
@@ -126,32 +147,58 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
         for x in reversed(path[:-1]):
             if not x.solve():
                 break
+        if backup == "max":
+            for x in reversed(path[:-1]):
+                _back_up_best(x)
         if rave:
             _amaf_update(fm.game, path, line, v)
-    return fm.result(root.options[_choice(root)], memory=table)
+    return fm.result(root.options[_choice(root, backup == "max")], memory=table)
 
 
-def _choice(root: _Node) -> int:
-    """A best child when the root is solved, else the most visited (ties: the higher mean)."""
+def _choice(root: _Node, by_best: bool) -> int:
+    """A best child when the root is solved or (by_best) by the best line found, else the most
+    visited (ties: the higher mean)."""
     kids = [(i, ch) for i, ch in enumerate(root.children) if ch is not None]
     p = root.player
-    if root.exact is not None:
-        return max(kids, key=lambda x: (x[1].exact[p], x[1].n))[0]
+    if root.exact is not None or by_best:
+        return max(kids, key=lambda x: (_value(x[1], True)[p], x[1].n))[0]
     return max(kids, key=lambda x: (x[1].n, x[1].w[p] / x[1].n if x[1].n else -math.inf))[0]
 
 
-def _uct(node: _Node, c: float, lo: float, hi: float, rave: float) -> int:
+def _value(node: _Node, best: bool) -> tuple:
+    """A node's value: exact if known, else (backup "max") its best child's, else its mean."""
+    if node.exact is not None:
+        return node.exact
+    if best and node.best is not None:
+        return node.best
+    return tuple(w / node.n for w in node.w)
+
+
+def _back_up_best(node: _Node):
+    """Backup "max": the best value among the node's children for its mover, the weighted mean
+    of the drawn outcomes at chance."""
+    kids = [(i, ch) for i, ch in enumerate(node.children) if ch is not None and (ch.n or ch.exact is not None)]
+    if not kids:
+        return
+    if node.weights is not None:
+        total = sum(node.weights[i] for i, _ in kids)
+        values = [(node.weights[i] / total, _value(ch, True)) for i, ch in kids]
+        node.best = tuple(sum(p * v[q] for p, v in values) for q in range(len(node.w)))
+    else:
+        node.best = max((_value(ch, True) for _, ch in kids), key=lambda v: v[node.player])
+
+
+def _uct(node: _Node, c: float, lo: float, hi: float, rave: float, by_best: bool = False) -> int:
     """The child index with the highest UCB1 score for the player to move; with rave > 0 the
-    mean is blended with the label's all-moves-as-first mean, weight sqrt(rave / (3n + rave))."""
+    mean is blended with the label's all-moves-as-first mean, weight sqrt(rave / (3n + rave)).
+    With `by_best` a child's value is its best line's (backup "max") instead of its mean."""
     span = hi - lo if hi > lo else 1.0
     log_n = math.log(node.n)
     p = node.player
     best, best_u = 0, -math.inf
     for i, ch in enumerate(node.children):
-        mean = (ch.w[p] / ch.n - lo) / span
-        if ch.exact is not None:
-            mean = (ch.exact[p] - lo) / span
-        elif rave and node.labels[i] in node.amaf:
+        mean = (_value(ch, by_best)[p] - lo) / span
+        if ch.exact is None and rave and not by_best and node.labels[i] in node.amaf:
             an, aw = node.amaf[node.labels[i]]
             beta = math.sqrt(rave / (3 * ch.n + rave))
             mean = (1 - beta) * mean + beta * (aw[p] / an - lo) / span
@@ -164,7 +211,7 @@ def _uct(node: _Node, c: float, lo: float, hi: float, rave: float) -> int:
 def _decisive(node: _Node, hi: float) -> Optional[int]:
     """A child known to end the game with the highest value seen so far for its mover."""
     for i, ch in enumerate(node.children):
-        if ch is not None and not ch.options and ch.exact[node.player] >= hi:
+        if ch is not None and ch.options == [] and ch.exact[node.player] >= hi:
             return i
     return None
 

@@ -268,8 +268,9 @@ def test_each_route_end_facing_an_empty_space_costs_1(scoring):
     # centre:  (3,3)                                                     1
     # errors:  east, south and west ends                                 3
     # total:   0 + 1 + 0 + 1 - 3 = -1
+    # loose ends (open ends facing an empty space): all 3
     scoring.check([(3, 3, "t_highway", "_ road road road")], total=-1,
-                  exits=0, highway=1, railway=0, centre=1, errors=3)
+                  exits=0, highway=1, railway=0, centre=1, errors=3, facts=["loose_ends(board, grid) == 3"])
 
 
 def test_a_route_end_against_the_blank_side_of_a_route_costs_1(scoring):
@@ -301,10 +302,12 @@ def test_a_route_end_against_the_blank_side_of_a_route_costs_1(scoring):
     # errors:  the north end of (1,0), against the blank side of (0,0); the south end of (6,0)
     #          leads off the board                                       1
     # total:   7 - 1 = 6
+    # loose ends: none; the one open end faces a blank side, not an empty space
     scoring.check(line([(0, c) for c in range(7)], "straight_highway", ROAD_EW)
                   + line([(r, 0) for r in range(1, 7)], "straight_highway", ROAD_NS),
                   total=6, exits=0, highway=7, railway=0, centre=0, errors=1,
-                  facts=["count(n for n in networks(board) where cell(0, 0) in n and cell(1, 0) in n) == 0"])
+                  facts=["count(n for n in networks(board) where cell(0, 0) in n and cell(1, 0) in n) == 0",
+                         "loose_ends(board, grid) == 0"])
 
 
 def test_a_network_reaching_one_exit_scores_0_and_unconnected_exits_are_not_errors(scoring):

@@ -4,6 +4,7 @@ from collections import Counter
 
 import pytest
 
+from conftest import ROOT
 from engine import load_game
 from search.agents import ALGORITHMS, Options, make_agent, plan
 from search.backtrack import backtrack
@@ -351,3 +352,25 @@ def test_a_planned_line_through_chance_nodes_calls_every_flip_right(name):
     # the player sees each flip before calling it, so the best line calls each one right
     assert calls == flips
     assert r.best_score == 3
+
+
+def test_an_mcts_leaf_that_is_only_evaluated_does_not_pay_for_its_moves():
+    game = load_game(str(ROOT / "rules" / "tictactoe.rules"))
+    # one call for the root's 9 moves and one to play each: every opening is tried and valued
+    r = mcts(game, game.initial_state(), budget=10, rng=random.Random(1), rollout_depth=0, heuristic="rows")
+    [root] = [n for n in r.memory.values() if n.state == game.initial_state()]
+    assert r.fm_calls == 10 and all(ch is not None for ch in root.children)
+    assert all(n.options is None for n in r.memory.values() if n is not root)
+
+
+def test_mcts_backing_up_the_best_line_prefers_a_rare_10_to_a_sure_3():
+    # tests/fixtures/needle.rules: opening 1 leads to 100 replies, every fourth worth 10 and the
+    # rest 0 (mean 2.5); opening 2 to 100 replies worth 3. The best line is opening 1 (10 points).
+    game = load_game(str(ROOT / "tests" / "fixtures" / "needle.rules"))
+
+    def picks(backup):
+        return [game.describe(mcts(game, game.initial_state(), budget=150, rng=random.Random(seed), rollout_depth=0,
+                                   heuristic="got_so_far", backup=backup).move) for seed in range(20)]
+    by_mean, by_best = Counter(picks("mean")), Counter(picks("max"))
+    assert by_mean["path 2"] >= 18  # the mean of opening 1's replies is below 3
+    assert by_best["path 1"] >= 12  # once a 10 is found it counts, not the mean
