@@ -14,7 +14,7 @@ from . import model as m
 from . import runtime as rt
 from . import types as T
 from .diagnostics import Diagnostic, did_you_mean
-from search.agents import ALGORITHMS, LEAST, TAKES
+from search.agents import ALGORITHMS, CHOICES, LEAST, TAKES
 
 
 @attrs.define(eq=False)
@@ -521,6 +521,10 @@ class Checker:
                     self.error("type-mismatch", "heuristic: expected the name of a heuristic, got a number", o.span)
                 elif v.name not in heuristics:
                     self.unknown("heuristic", v.name, v.span, heuristics)
+            elif key in CHOICES:
+                if isinstance(v, int) or v.name not in CHOICES[key]:
+                    self.error("type-mismatch", f"{key}: expected one of {', '.join(CHOICES[key])}, got "
+                               f"{v if isinstance(v, int) else repr(v.name)}", o.span)
             elif not isinstance(v, int):
                 self.error("type-mismatch", f"{key}: expected a number, got '{v.name}'", v.span)
             elif v < LEAST[key]:

@@ -10,7 +10,7 @@ from .load import command_line_predicates, load_game, parse_settings
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
-from search.agents import ALGORITHMS, LINE_PLANNERS, Options, make_agent, plan
+from search.agents import ALGORITHMS, CHOICES, LINE_PLANNERS, Options, make_agent, plan
 from search.play import play
 from search.stats import stats
 
@@ -62,6 +62,8 @@ def _algorithm_options(p):
                    help="line length (backtrack, random-walk, beam), rollout depth (mcts, flat-mc; mcts 0: "
                         "no rollout), horizon (rhea)")
     p.add_argument("--population", type=int, help="rhea population (default 1: hill climber)")
+    p.add_argument("--backup", choices=CHOICES["backup"],
+                   help="mcts: a node's value is the mean of its simulations (default) or its best line's (max)")
 
 
 def _positive(**values):
@@ -92,7 +94,7 @@ def _check_arguments(args, game) -> None:
 def _options(args, game, algo: str) -> Options:
     """The options of one algorithm: the command line's, else the rule file's `agent` settings for
     it, else the defaults (the heuristic: the file's first)."""
-    given = {k: getattr(args, k) for k in ("heuristic", "width", "extra", "sample", "depth", "population")}
+    given = {k: getattr(args, k) for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup")}
     chosen = {**game.agent_options.get(algo, {}), **{k: v for k, v in given.items() if v is not None}}
     chosen.setdefault("heuristic", next(iter(game.heuristics), None))
     return Options(keep=getattr(args, "keep", None), **chosen)

@@ -81,6 +81,13 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     the child has few visits; and with several players a child known to end the
     game with the highest value seen so far for its mover is always chosen (a
     decisive move), so the values above it show what happens under that threat.
+
+    `backup="max"` values a node by its best child's value for its mover (the
+    weighted mean of the drawn outcomes at chance), UCB1 and the final choice use
+    that value, and RAVE only orders the untried moves: for a planner between
+    chance steps the best line found matters, not the mean of the lines tried.
+    A node's moves are listed when an iteration first passes through it, so a
+    leaf that is only valued costs the one call that made it.
     """
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     table: dict = reuse if isinstance(reuse, dict) else {}  # game.key -> node: equal states share a node

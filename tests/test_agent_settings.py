@@ -28,12 +28,14 @@ heuristic second = 3 - n
 BROKEN = [
     ("misspelt-algorithm", "agent mtcs { depth = 0 }", "unknown-name", "did you mean 'mcts'"),
     ("no-such-algorithm", "agent minimax { depth = 0 }", "unknown-name", "the algorithms are backtrack"),
-    ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name", "mcts takes heuristic, depth"),
+    ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name", "mcts takes heuristic, depth, backup"),
     ("misspelt-option", "agent beam { widht = 5 }", "unknown-name", "did you mean 'width'"),
     ("undeclared-heuristic", "agent beam { heuristic = secnd }", "unknown-name", "did you mean 'second'"),
     ("number-for-a-heuristic", "agent osla { heuristic = 3 }", "type-mismatch", "the name of a heuristic"),
     ("name-for-a-number", "agent beam { width = second }", "type-mismatch", "expected a number"),
     ("zero-width", "agent beam { width = 0 }", "out-of-range", "1 or more"),
+    ("unknown-backup", "agent mcts { backup = best }", "type-mismatch", "expected one of mean, max, got 'best'"),
+    ("number-for-a-backup", "agent mcts { backup = 1 }", "type-mismatch", "expected one of mean, max, got 1"),
     ("option-twice", "agent rhea { depth = 2, depth = 3 }", "duplicate", "first given at"),
     ("agent-twice", "agent osla { }\nagent osla { heuristic = first }", "duplicate", "first declared at"),
 ]
@@ -59,7 +61,7 @@ def test_a_hyphenated_algorithm_name_and_a_note_are_accepted(tmp_path):
 
 def args(**given):
     """The algorithm options as argparse gives them when only `given` is on the command line."""
-    base = {k: None for k in ("heuristic", "width", "extra", "sample", "depth", "population")}
+    base = {k: None for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup")}
     return argparse.Namespace(**{**base, **given})
 
 
@@ -73,6 +75,14 @@ def game(tmp_path):
 def test_the_files_settings_apply_to_their_algorithm_only(game):
     assert _options(args(), game, "beam") == Options(heuristic="second", width=7)
     assert _options(args(), game, "mcts") == Options(heuristic="first")  # the first declared, as without agent
+
+
+def test_a_backup_given_in_the_file_reaches_mcts_and_the_command_line_overrides_it(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(GAME + "agent mcts { depth = 0, backup = max }\n")
+    g = load_game(str(path))
+    assert _options(args(), g, "mcts") == Options(heuristic="first", depth=0, backup="max")
+    assert _options(args(backup="mean"), g, "mcts").backup == "mean"
 
 
 def test_the_command_line_overrides_the_files_settings(game):
