@@ -64,6 +64,8 @@ def _algorithm_options(p):
     p.add_argument("--population", type=int, help="rhea population (default 1: hill climber)")
     p.add_argument("--backup", choices=CHOICES["backup"],
                    help="mcts: a node's value is the mean of its simulations (default) or its best line's (max)")
+    p.add_argument("--horizon", choices=CHOICES["horizon"],
+                   help="mcts: the tree grows to the end (default) or stops at chance steps, valued by the heuristic")
 
 
 def _positive(**values):
@@ -94,7 +96,7 @@ def _check_arguments(args, game) -> None:
 def _options(args, game, algo: str) -> Options:
     """The options of one algorithm: the command line's, else the rule file's `agent` settings for
     it, else the defaults (the heuristic: the file's first)."""
-    given = {k: getattr(args, k) for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup")}
+    given = {k: getattr(args, k) for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup", "horizon")}
     chosen = {**game.agent_options.get(algo, {}), **{k: v for k, v in given.items() if v is not None}}
     chosen.setdefault("heuristic", next(iter(game.heuristics), None))
     return Options(keep=getattr(args, "keep", None), **chosen)

@@ -41,11 +41,12 @@ class Options:
     population: int = 1  # rhea
     c: Optional[float] = None  # mcts exploration constant
     backup: str = "mean"  # mcts: a node's value is the mean of its simulations, or its best line's ("max")
+    horizon: str = "end"  # mcts: the tree grows to the end, or stops at chance steps ("chance")
 
 
 TAKES = {
     "backtrack": ("depth",), "random-walk": ("depth",), "beam": ("heuristic", "width", "extra", "sample", "depth"),
-    "max-score": ("heuristic",), "mcts": ("heuristic", "depth", "backup"), "osla": ("heuristic",),
+    "max-score": ("heuristic",), "mcts": ("heuristic", "depth", "backup", "horizon"), "osla": ("heuristic",),
     "flat-mc": ("heuristic", "depth"), "rhea": ("heuristic", "depth", "population"),
 }
 """The Options fields each algorithm uses (the filter aside): what a rule file's `agent` may set."""
@@ -53,7 +54,7 @@ TAKES = {
 LEAST = {"width": 1, "population": 1, "extra": 0, "depth": 0, "sample": 1}
 """The smallest value of each numeric option."""
 
-CHOICES = {"backup": ("mean", "max")}
+CHOICES = {"backup": ("mean", "max"), "horizon": ("end", "chance")}
 """The values of each option that is a choice among names."""
 
 ENTRIES = {"backtrack": backtrack, "random-walk": random_walk, "beam": beam, "max-score": max_score,
@@ -69,7 +70,7 @@ def _options(name: str, opts: Options) -> dict:
         "beam": {"width": opts.width, "heuristic": h, "extra": opts.extra, "sample": opts.sample, "keep": opts.keep,
                  "max_depth": d},
         "max-score": {"heuristic": h},
-        "mcts": {"heuristic": h, "rollout_depth": d, "backup": opts.backup, **({"c": opts.c} if opts.c is not None else {})},
+        "mcts": {"heuristic": h, "rollout_depth": d, "backup": opts.backup, "horizon": opts.horizon, **({"c": opts.c} if opts.c is not None else {})},
         "osla": {"heuristic": h},
         "flat-mc": {"heuristic": h, "rollout_depth": 20 if d is None else d},
         "rhea": {"heuristic": h, "population": opts.population, "horizon": 20 if d is None else d},

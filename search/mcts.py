@@ -11,7 +11,7 @@ class _Node:
     __slots__ = ("state", "player", "options", "labels", "weights", "children", "untried", "n", "w", "exact",
                  "amaf", "best")
 
-    def __init__(self, fm: Budgeted, state, rng, heuristic: Optional[str]):
+    def __init__(self, fm: Budgeted, state, rng, heuristic: Optional[str], horizon: bool = False):
         self.state = state
         self.n = 0
         self.w = [0.0] * fm.game.num_players
@@ -22,6 +22,9 @@ class _Node:
         self.weights = None
         if fm.game.is_terminal(state):
             self.options = []
+            self.exact = fm.values(state, heuristic)
+        elif fm.is_chance(state) and horizon:
+            self.options = []  # the plan ends where chance steps in: valued, not drawn
             self.exact = fm.values(state, heuristic)
         elif fm.is_chance(state):
             outcomes = fm.game.chance_outcomes(state)
@@ -57,7 +60,7 @@ class _Node:
 
 
 def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_depth: Optional[int] = None,
-         heuristic: Optional[str] = None, rave: float = 200.0, backup: str = "mean", reuse=None, observers: Iterable[Observer] = (),
+         heuristic: Optional[str] = None, rave: float = 200.0, backup: str = "mean", horizon: str = "end", reuse=None, observers: Iterable[Observer] = (),
          progress: Optional[Progress] = None) -> Result:
     """UCT from state until the budget is spent; the move is the root's most visited child.
 
@@ -86,7 +89,9 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     weighted mean of the drawn outcomes at chance), UCB1 and the final choice use
     that value, and RAVE only orders the untried moves: for a planner between
     chance steps the best line found matters, not the mean of the lines tried.
-    A node's moves are listed when an iteration first passes through it, so a
+    `horizon="chance"` ends the tree at chance steps: a state where chance moves
+    is valued by the heuristic and exact, so the search plans up to the next
+    draw. A node's moves are listed when an iteration first passes through it, so a
     leaf that is only valued costs the one call that made it.
     """
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
@@ -128,7 +133,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
                 child = table.get(game.key(nxt))
                 fresh = child is None
                 if fresh:
-                    child = table[game.key(nxt)] = _Node(fm, nxt, rng, heuristic)
+                    child = table[game.key(nxt)] = _Node(fm, nxt, rng, heuristic, horizon == "chance")
                 node.children[i] = child
             if child in path:  # a cycle: evaluate from here
                 break
@@ -139,7 +144,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
                 break
         if node.exact is not None:
             v = node.exact
-            if not node.options:
+            if game.is_terminal(node.state) or not node.options and not fm.is_chance(node.state):
                 fm.finish(line, node.state)
         else:
             end = node.state if rollout_depth == 0 else rollout(fm, node.state, rng, line, rollout_depth)

@@ -28,7 +28,7 @@ heuristic second = 3 - n
 BROKEN = [
     ("misspelt-algorithm", "agent mtcs { depth = 0 }", "unknown-name", "did you mean 'mcts'"),
     ("no-such-algorithm", "agent minimax { depth = 0 }", "unknown-name", "the algorithms are backtrack"),
-    ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name", "mcts takes heuristic, depth, backup"),
+    ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name", "mcts takes heuristic, depth, backup, horizon"),
     ("misspelt-option", "agent beam { widht = 5 }", "unknown-name", "did you mean 'width'"),
     ("undeclared-heuristic", "agent beam { heuristic = secnd }", "unknown-name", "did you mean 'second'"),
     ("number-for-a-heuristic", "agent osla { heuristic = 3 }", "type-mismatch", "the name of a heuristic"),
@@ -36,6 +36,7 @@ BROKEN = [
     ("zero-width", "agent beam { width = 0 }", "out-of-range", "1 or more"),
     ("unknown-backup", "agent mcts { backup = best }", "type-mismatch", "expected one of mean, max, got 'best'"),
     ("number-for-a-backup", "agent mcts { backup = 1 }", "type-mismatch", "expected one of mean, max, got 1"),
+    ("unknown-horizon", "agent mcts { horizon = round }", "type-mismatch", "expected one of end, chance, got 'round'"),
     ("option-twice", "agent rhea { depth = 2, depth = 3 }", "duplicate", "first given at"),
     ("agent-twice", "agent osla { }\nagent osla { heuristic = first }", "duplicate", "first declared at"),
 ]
@@ -61,7 +62,7 @@ def test_a_hyphenated_algorithm_name_and_a_note_are_accepted(tmp_path):
 
 def args(**given):
     """The algorithm options as argparse gives them when only `given` is on the command line."""
-    base = {k: None for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup")}
+    base = {k: None for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup", "horizon")}
     return argparse.Namespace(**{**base, **given})
 
 

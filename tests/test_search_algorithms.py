@@ -374,3 +374,16 @@ def test_mcts_backing_up_the_best_line_prefers_a_rare_10_to_a_sure_3():
     by_mean, by_best = Counter(picks("mean")), Counter(picks("max"))
     assert by_mean["path 2"] >= 18  # the mean of opening 1's replies is below 3
     assert by_best["path 1"] >= 12  # once a 10 is found it counts, not the mean
+
+
+def test_mcts_with_the_chance_horizon_plans_up_to_the_next_flip_and_draws_none():
+    game, seen = CoinCalls(rounds=3), []
+    start = (("heads",), ())  # the first flip came up heads; the player calls
+    r = mcts(game, start, budget=50, rng=random.Random(3), rollout_depth=0, horizon="chance",
+             observers=[seen.append])
+    assert r.move == "call heads"  # one point, against none
+    assert seen and all(len(flips) == 1 for flips, _ in seen)  # nothing past the next flip
+    # without the horizon the same search draws the next flips
+    seen.clear()
+    mcts(game, start, budget=50, rng=random.Random(3), rollout_depth=0, observers=[seen.append])
+    assert any(len(flips) > 1 for flips, _ in seen)
