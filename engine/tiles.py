@@ -120,35 +120,28 @@ def places(board, grid, tile) -> tuple:
     return tuple(sorted(found))
 
 
+def _ends(board, grid):
+    """(labelled side, the neighbour's tile or None, its side facing back) for every labelled side
+    of a tile on the grid that faces a cell of the grid."""
+    for cell, tile in board.items():
+        if grid.contains(cell):
+            for k, x in enumerate(tile.codes):
+                if x >= 0:
+                    nc, t, o = _facing(board, cell, k)
+                    if grid.contains(nc):
+                        yield x, t, o
+
+
 def open_ends(board, grid) -> int:
     """Labelled sides of tiles on the grid that face a cell of the grid without the same label
     (an empty cell, a blank side or another label); sides facing off the grid are not counted."""
-    n = 0
-    for cell, tile in board.items():
-        if not grid.contains(cell):
-            continue
-        for k, x in enumerate(tile.codes):
-            if x >= 0:
-                nc, t, o = _facing(board, cell, k)
-                if grid.contains(nc) and (t is None or t.codes[o] != x):
-                    n += 1
-    return n
+    return sum(1 for x, t, o in _ends(board, grid) if t is None or t.codes[o] != x)
 
 
 def loose_ends(board, grid) -> int:
     """Labelled sides of tiles on the grid that face an empty cell of the grid: the open ends
     that a tile drawn later may still join or close."""
-    n = 0
-    for cell, tile in board.items():
-        if not grid.contains(cell):
-            continue
-        for k, x in enumerate(tile.codes):
-            if x >= 0:
-                dr, dc = STEPS[k]
-                nc = Cell((cell[0] + dr, cell[1] + dc))
-                if nc not in board and grid.contains(nc):
-                    n += 1
-    return n
+    return sum(1 for _, t, _ in _ends(board, grid) if t is None)
 
 
 def _pieces(board, keep=lambda cell: True):
