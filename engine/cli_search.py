@@ -96,7 +96,8 @@ def _check_arguments(args, game) -> None:
 def _options(args, game, algo: str) -> Options:
     """The options of one algorithm: the command line's, else the rule file's `agent` settings for
     it, else the defaults (the heuristic: the file's first)."""
-    given = {k: getattr(args, k) for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup", "horizon")}
+    given = {k: getattr(args, k)
+             for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup", "horizon")}
     chosen = {**game.agent_options.get(algo, {}), **{k: v for k, v in given.items() if v is not None}}
     chosen.setdefault("heuristic", next(iter(game.heuristics), None))
     return Options(keep=getattr(args, "keep", None), **chosen)

@@ -60,8 +60,8 @@ class _Node:
 
 
 def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_depth: Optional[int] = None,
-         heuristic: Optional[str] = None, rave: float = 200.0, backup: str = "mean", horizon: str = "end", reuse=None, observers: Iterable[Observer] = (),
-         progress: Optional[Progress] = None) -> Result:
+         heuristic: Optional[str] = None, rave: float = 200.0, backup: str = "mean", horizon: str = "end",
+         reuse=None, observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
     """UCT from state until the budget is spent; the move is the root's most visited child.
 
     Each iteration selects by UCB1 on values normalised to the range seen so far
@@ -120,7 +120,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
                 break
             if node.weights is not None:
                 i = draw(node.weights, rng)
-            elif several and (i := _decisive(node, hi)) is not None:
+            elif several and (i := _decisive(fm, node, hi)) is not None:
                 pass
             elif node.untried:
                 i = _untried(node, rave)
@@ -220,10 +220,10 @@ def _uct(node: _Node, c: float, lo: float, hi: float, rave: float, by_best: bool
     return best
 
 
-def _decisive(node: _Node, hi: float) -> Optional[int]:
+def _decisive(fm: Budgeted, node: _Node, hi: float) -> Optional[int]:
     """A child known to end the game with the highest value seen so far for its mover."""
     for i, ch in enumerate(node.children):
-        if ch is not None and ch.options == [] and ch.exact[node.player] >= hi:
+        if ch is not None and ch.options == [] and not fm.is_chance(ch.state) and ch.exact[node.player] >= hi:
             return i
     return None
 

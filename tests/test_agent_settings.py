@@ -28,7 +28,8 @@ heuristic second = 3 - n
 BROKEN = [
     ("misspelt-algorithm", "agent mtcs { depth = 0 }", "unknown-name", "did you mean 'mcts'"),
     ("no-such-algorithm", "agent minimax { depth = 0 }", "unknown-name", "the algorithms are backtrack"),
-    ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name", "mcts takes heuristic, depth, backup, horizon"),
+    ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name",
+     "mcts takes heuristic, depth, backup, horizon"),
     ("misspelt-option", "agent beam { widht = 5 }", "unknown-name", "did you mean 'width'"),
     ("undeclared-heuristic", "agent beam { heuristic = secnd }", "unknown-name", "did you mean 'second'"),
     ("number-for-a-heuristic", "agent osla { heuristic = 3 }", "type-mismatch", "the name of a heuristic"),
