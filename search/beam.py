@@ -11,8 +11,8 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
          max_depth: Optional[int] = None, observers: Iterable[Observer] = (),
          progress: Optional[Progress] = None) -> Result:
     """Layer by layer: all successors of the beam, equal states merged (by game.key), states
-    failing `keep` dropped (a line ending in one is no result either), the `width` best by the heuristic kept plus `extra` others drawn
-    at random with rng (seed 000's survivors). Ended lines are recorded, not expanded. With
+    failing `keep` dropped (a line ending in one is no result either), the `width` best by the
+    heuristic kept plus `extra` others drawn at random with rng (seed 000's survivors). Ended lines are recorded, not expanded. With
     `sample`, a state with more than `sample` moves gives `sample` moves drawn at random (see
     Budgeted.some_moves), so a few very wide states do not take up the whole budget."""
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)

@@ -20,11 +20,8 @@ class _Node:
         self.player = fm.game.current_player(state)
         self.options: Optional[list] = None  # fetched on the first pass through the node (see open)
         self.weights = None
-        if fm.game.is_terminal(state):
+        if fm.game.is_terminal(state) or horizon and fm.is_chance(state):  # an end, or the plan's horizon
             self.options = []
-            self.exact = fm.values(state, heuristic)
-        elif fm.is_chance(state) and horizon:
-            self.options = []  # the plan ends where chance steps in: valued, not drawn
             self.exact = fm.values(state, heuristic)
         elif fm.is_chance(state):
             outcomes = fm.game.chance_outcomes(state)
@@ -209,7 +206,8 @@ def _uct(node: _Node, c: float, lo: float, hi: float, rave: float, by_best: bool
     p = node.player
     best, best_u = 0, -math.inf
     for i, ch in enumerate(node.children):
-        mean = (_value(ch, by_best)[p] - lo) / span
+        v = ch.exact if ch.exact is not None else ch.best if by_best else None
+        mean = ((ch.w[p] / ch.n if v is None else v[p]) - lo) / span
         if ch.exact is None and rave and not by_best and node.labels[i] in node.amaf:
             an, aw = node.amaf[node.labels[i]]
             beta = math.sqrt(rave / (3 * ch.n + rave))
