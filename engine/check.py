@@ -789,7 +789,10 @@ class Checker:
         self.syms[id(e)] = sym
         if sym.kind == "const":
             return self.const_type(sym)
-        if sym.kind in ("builtin", "def", "action", "heuristic"):
+        if sym.kind == "heuristic":
+            self.error("not-a-value", _HEURISTIC_IN_EXPR.format(e.id), e.span)
+            return T.ANY
+        if sym.kind in ("builtin", "def", "action"):
             self.error("not-a-value", f"'{e.id}' is a {_KIND_WORDS.get(sym.kind, sym.kind)}; call it with (...)", e.span)
             return T.ANY
         if sym.kind in ("type", "record"):
@@ -940,6 +943,9 @@ class Checker:
                 self.check_DefDecl(sym.decl)
                 self.scopes, self._current_action = saved_scopes, saved_action
             return sym.type
+        if sym.kind == "heuristic":
+            self.error("not-callable", _HEURISTIC_IN_EXPR.format(name), e.func.span)
+            return T.ANY
         self.error("not-callable", f"'{name}' is a {_KIND_WORDS.get(sym.kind, sym.kind)}, it cannot be called",
                    e.func.span)
         return T.ANY
@@ -1236,6 +1242,8 @@ class Checker:
         return ("map", kt, vt)
 
 
+_HEURISTIC_IN_EXPR = ("'{0}' is a heuristic, which an expression cannot use; write its expression as a `def` "
+                      "(def {0}_value() = ...) and use that in both")
 _KIND_WORDS = {"const": "constant", "enumval": "value", "def": "function", "builtin": "built-in function",
                "record": "record type", "type": "type", "local": "local name", "field": "state field",
                "param": "parameter", "current": "the current player"}

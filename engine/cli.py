@@ -9,6 +9,7 @@ import sys
 import time
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
+from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers
 from .lint import unused
 from .plots import check_plot_target, score_histogram
@@ -224,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(run=cmd_check)
     add_parsers(sub)
+    add_fit_parser(sub)
     return p
 
 

@@ -51,12 +51,13 @@ class Tally:
 
 def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: int, rng: random.Random,
          max_moves: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None,
-         show: Optional[Callable] = None) -> list:
+         show: Optional[Callable] = None, decided: Optional[Callable[[int, object], None]] = None) -> list:
     """Play `games` games; in game g seat i goes to agent (i + g) mod len(agents), so every
     agent plays every seat in turn. Chance outcomes are drawn by weight with rng; each agent
     decides with `budget` forward-model calls per decision. Returns one Tally per agent, in
     order. With several players a game is a win for the agents with the single highest
-    return, a draw for those tied at the top, a loss for the others."""
+    return, a draw for those tied at the top, a loss for the others. `show(g, state)` sees each
+    game's final state, `decided(g, state)` each state an agent decides from."""
     n = game.num_players
     if len(agents) > n:
         raise ValueError(f"{len(agents)} agents for a game of {n} player{'s' if n != 1 else ''}: "
@@ -74,6 +75,8 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
                 continue
             if not game.legal_moves(s):
                 break
+            if decided is not None:
+                decided(g, s)
             r = agents[seats[p]][1](game, s, budget=budget, rng=rngs[p], memory=memory[p])
             memory[p] = r.memory
             s = game.apply(s, r.move)

@@ -558,6 +558,24 @@ BROKEN = [
         terminal moves == 9
         score ‸abs
         """), "not-a-value", 5, 7),
+    ("heuristic-used-in-an-expression", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        heuristic twice = 2 * moves
+        heuristic more = ‸twice + 1
+        """), "not-a-value", 7, 18),
+    ("heuristic-called-like-a-function", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        heuristic twice = 2 * moves
+        heuristic more = ‸twice() + 1
+        """), "not-callable", 7, 18),
     ("named-argument-to-a-builtin", snippet("""
         state { moves: 0..9 = 0 }
         action step { moves += 1 }
@@ -947,3 +965,11 @@ def test_the_real_rule_files_check_clean():
 def test_checking_a_missing_file_is_a_usage_error_not_a_rule_error(tmp_path):
     with pytest.raises(UsageError):
         check_file(str(tmp_path / "nosuch.rules"))
+
+
+@pytest.mark.parametrize("row_id", ["heuristic-used-in-an-expression", "heuristic-called-like-a-function"])
+def test_a_heuristic_inside_an_expression_points_to_a_def_not_to_a_call(tmp_path, row_id):
+    clean, _, _ = unmark(ROWS[row_id][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    message = errors.diagnostics[0].message
+    assert "def" in message and "call it" not in message and "cannot be called" not in message, message

@@ -1,0 +1,122 @@
+"""The fit command: weights for a value heuristic, fitted to the final scores of played games."""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+from .cli_search import _algorithm_options, _common, _load, _options
+from .diagnostics import UsageError, did_you_mean
+from .progress import ProgressBar
+from search.agents import make_agent
+from search.fit import fit_groups
+from search.play import play
+
+
+def add_parser(sub):
+    f = sub.add_parser("fit", help="fit weights of heuristics (the features) to the final score of played games")
+    _common(f)
+    f.add_argument("--features", required=True, metavar="H[,H...]", help="heuristics of the rule file to weigh")
+    f.add_argument("--by", metavar="H", help="a heuristic with whole values (a round, say): one fit per value")
+    f.add_argument("--agent", default="mcts", metavar="A", help="the agent that plays the games (default mcts)")
+    f.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    f.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
+    f.add_argument("--record", metavar="FILE.jsonl", help="write each decision's features and final score here")
+    f.add_argument("--from", dest="sources", action="append", metavar="FILE.jsonl",
+                   help="fit rows recorded earlier instead of playing (repeatable)")
+    f.add_argument("--scale", type=int, default=100, help="the weights are printed times this, rounded (default 100)")
+    _algorithm_options(f)
+    f.set_defaults(run=cmd_fit)
+
+
+def _names(given: str, game, flag: str) -> list:
+    names = [h.strip() for h in given.split(",")]
+    for h in names:
+        if h not in game.heuristics:
+            hint = did_you_mean(h, list(game.heuristics))
+            raise UsageError(f"{flag} {given}: the rule file declares no heuristic named '{h}'"
+                             + (f"; did you mean '{hint}'?" if hint else ""))
+    return names
+
+
+def _played(args, game, features: list) -> list:
+    """Rows {game, group, features, final} of every decision in args.games games."""
+    try:
+        agent = make_agent(args.agent, _options(args, game, args.agent))
+    except ValueError as e:
+        raise UsageError(f"--agent {args.agent}: {e}") from None
+    rows: list = []
+    start = [0]
+
+    def decided(g, s):
+        p = max(game.current_player(s), 0)
+        rows.append({"game": g + 1, "player": p, "group": None if args.by is None else game.evaluate(s, args.by, p),
+                     "features": {h: game.evaluate(s, h, p) for h in features}})
+
+    def show(g, s):
+        returns = game.returns(s)
+        for r in rows[start[0]:]:
+            r["final"] = returns[r.pop("player")]
+        start[0] = len(rows)
+    bar = ProgressBar(args.games, "games")
+    play(game, [(args.agent, agent)], games=args.games, budget=args.budget, rng=random.Random(args.seed),
+         progress=lambda done, total: bar.update(done), show=show, decided=decided)
+    bar.close()
+    return rows
+
+
+def _stored(paths: list, features: list) -> list:
+    rows = []
+    for path in paths:
+        try:
+            lines = open(path, encoding="utf-8").read().splitlines()
+        except OSError as e:
+            raise UsageError(f"--from {path}: {e.strerror}") from None
+        for i, line in enumerate(lines, 1):
+            try:
+                row = json.loads(line)
+                row["features"] = {h: float(row["features"][h]) for h in features}
+                row["final"] = float(row["final"])
+            except (ValueError, KeyError, TypeError) as e:
+                raise UsageError(f"{path}:{i}:1: not a row recorded by fit with these features ({e})") from None
+            rows.append(row)
+    return rows
+
+
+def cmd_fit(args) -> int:
+    game = _load(args)
+    features = _names(args.features, game, "--features")
+    if args.by is not None:
+        _names(args.by, game, "--by")
+    if args.record and os.path.exists(args.record):
+        raise UsageError(f"--record {args.record}: the file exists; give a new name (nothing was overwritten)")
+    rows = _stored(args.sources, features) if args.sources else _played(args, game, features)
+    if args.record:
+        with open(args.record, "x", encoding="utf-8") as fh:
+            for r in rows:
+                fh.write(json.dumps(r) + "\n")
+    groups = {r.get("group") for r in rows}
+    if args.by is not None and any(g is None or g != int(g) or g < 0 for g in groups):
+        raise UsageError(f"--by {args.by}: expected whole values of 0 or more, got {sorted(groups, key=str)}")
+    fits = fit_groups([(None if r.get("group") is None else int(r["group"]),
+                        [r["features"][h] for h in features], r["final"]) for r in rows])
+    out = {g: {"n": f.n, "r2": round(f.r2, 4), "rmse": round(f.rmse, 4), "bias": f.bias,
+               "weights": dict(zip(features, f.weights))} for g, f in fits.items()}
+    if args.json:
+        print(json.dumps({"game": game.title, "rows": len(rows), "by": args.by,
+                          "fits": [{"group": g, **v} for g, v in out.items()]}))
+        return 0
+    print(f"{game.title}: {len(rows)} decisions fitted" + (f", one fit per value of {args.by}" if args.by else ""))
+    width = max(len(h) for h in features + ["bias"])
+    for g, v in out.items():
+        print(f"  {'' if g is None else f'{args.by} {g}: '}{v['n']} rows, R^2 {v['r2']:.3f}, "
+              f"rms error {v['rmse']:.2f}")
+        for h in features + ["bias"]:
+            print(f"    {h:<{width}} {v['bias'] if h == 'bias' else v['weights'][h]:10.4f}")
+    print(f"as constants (times {args.scale}, rounded)" + (f", indexed by {args.by}:" if args.by else ":"))
+    for h in features + ["bias"]:
+        def scaled(g):
+            return round(args.scale * (out[g]["bias"] if h == "bias" else out[g]["weights"][h])) if g in out else 0
+        value = scaled(None) if args.by is None else [scaled(g) for g in range(max(fits) + 1)]
+        print(f"const w_{h} = {value}")
+    return 0

@@ -1,0 +1,117 @@
+"""Least squares for value heuristics, and the fit command: figures worked out by hand."""
+import json
+
+import pytest
+
+from conftest import run_engine
+from search.fit import fit_groups, least_squares
+
+
+def test_points_on_a_plane_give_back_its_weights_and_bias():
+    # y = 2a - 3b + 5 at five points chosen by hand
+    xs = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1)]
+    ys = [5, 7, 2, 4, 6]
+    f = least_squares(xs, ys)
+    assert f.weights == pytest.approx((2, -3), abs=1e-4)
+    assert f.bias == pytest.approx(5, abs=1e-4)
+    assert f.r2 == pytest.approx(1)
+    assert f.rmse == pytest.approx(0, abs=1e-4)
+
+
+def test_a_line_through_three_points_that_do_not_lie_on_one():
+    # x 1, 2, 3 and y 1, 2, 2: slope = sum(dx dy) / sum(dx^2) = 1 / 2, bias = 5/3 - 2 * 1/2 = 2/3;
+    # residuals -1/6, 1/3, -1/6: squared error 1/6 against a spread of 2/3, so R^2 = 3/4
+    f = least_squares([(1,), (2,), (3,)], [1, 2, 2])
+    assert f.weights[0] == pytest.approx(0.5, abs=1e-5)
+    assert f.bias == pytest.approx(2 / 3, abs=1e-5)
+    assert f.r2 == pytest.approx(0.75, abs=1e-5)
+    assert f.rmse == pytest.approx((1 / 18) ** 0.5, abs=1e-5)
+
+
+def test_a_feature_that_repeats_another_still_fits():
+    # b = 2a carries nothing new: the ridge splits the weight instead of failing on a singular system
+    xs = [(a, 2 * a) for a in range(5)]
+    ys = [3 * a + 1 for a in range(5)]
+    f = least_squares(xs, ys)
+    assert [f.predict(x) for x in xs] == pytest.approx(ys, abs=1e-3)
+
+
+def test_each_group_gets_its_own_fit():
+    rows = [(1, (x,), 2 * x) for x in range(4)] + [(2, (x,), 10 - x) for x in range(4)]
+    fits = fit_groups(rows)
+    assert list(fits) == [1, 2]
+    assert fits[1].weights[0] == pytest.approx(2, abs=1e-4) and fits[1].bias == pytest.approx(0, abs=1e-4)
+    assert fits[2].weights[0] == pytest.approx(-1, abs=1e-4) and fits[2].bias == pytest.approx(10, abs=1e-4)
+
+
+def test_no_rows_is_an_error():
+    with pytest.raises(ValueError):
+        least_squares([], [])
+
+
+PLANE = """game "Two counters"
+state { a: 0..9 = 0  b: 0..9 = 0  phase: 0..2 = 0 }
+action step "a {x}" { require phase < 2  choose x in 0..1  a += x  phase += 1 }
+turn { step }
+terminal phase == 2
+score a
+heuristic a_now = a
+heuristic b_now = b
+heuristic phase_now = phase
+"""
+
+
+def test_fit_records_one_row_per_decision_with_the_games_final_score(tmp_path):
+    rules = tmp_path / "counters.rules"
+    rules.write_text(PLANE)
+    out = tmp_path / "rows.jsonl"
+    r = run_engine("fit", rules, "--features", "a_now", "--by", "phase_now", "--agent", "random", "--games", "5",
+                   "--record", out, "--json")
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 5 * 2  # two decisions a game
+    for g in range(1, 6):
+        first, second = [row for row in rows if row["game"] == g]
+        assert (first["group"], second["group"]) == (0, 1)
+        assert first["features"]["a_now"] == 0
+        assert first["final"] == second["final"] >= second["features"]["a_now"]
+    fits = {f["group"]: f for f in json.loads(r.stdout)["fits"]}
+    assert set(fits) == {0, 1}
+
+
+def test_fit_from_recorded_rows_prints_the_weights_as_constants_by_group(tmp_path):
+    rules = tmp_path / "counters.rules"
+    rules.write_text(PLANE)
+    rows = tmp_path / "rows.jsonl"
+    # group 1: final = 2 a - 3 b + 5; group 0: final = a + 1 (b all zero)
+    data = [(1, a, b, 2 * a - 3 * b + 5) for a, b in [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1)]]
+    data += [(0, a, 0, a + 1) for a in range(3)]
+    rows.write_text("".join(json.dumps({"game": 1, "group": g, "features": {"a_now": a, "b_now": b}, "final": y})
+                            + "\n" for g, a, b, y in data))
+    r = run_engine("fit", rules, "--features", "a_now,b_now", "--by", "phase_now", "--from", rows)
+    assert r.returncode == 0, r.stderr
+    assert "const w_a_now = [100, 200]" in r.stdout
+    assert "const w_b_now = [0, -300]" in r.stdout
+    assert "const w_bias = [100, 500]" in r.stdout
+
+
+def test_fit_never_overwrites_a_file_and_names_unknown_features(tmp_path):
+    rules = tmp_path / "counters.rules"
+    rules.write_text(PLANE)
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("mine\n")
+    r = run_engine("fit", rules, "--features", "a_now", "--games", "1", "--record", kept)
+    assert r.returncode == 2 and "exists" in r.stderr
+    assert kept.read_text() == "mine\n"
+    r = run_engine("fit", rules, "--features", "a_nw", "--games", "1")
+    assert r.returncode == 2 and "did you mean 'a_now'" in r.stderr
+
+
+def test_a_malformed_recorded_row_is_named_by_file_and_line(tmp_path):
+    rules = tmp_path / "counters.rules"
+    rules.write_text(PLANE)
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"game": 1, "group": None, "features": {"a_now": 1}, "final": 2}) + "\nnot json\n")
+    r = run_engine("fit", rules, "--features", "a_now", "--from", rows)
+    assert r.returncode == 2
+    assert f"{rows}:2:1:" in r.stderr
