@@ -107,7 +107,8 @@ def test_a_highway_joining_two_exits_scores_4(scoring):
     # errors:  both ends lead off the board (at the exits)              0
     # total:   4 + 7 + 0 + 0 - 0 = 11
     scoring.check(line([(r, 1) for r in range(7)], "straight_highway", ROAD_NS), total=11,
-                  exits=4, highway=7, railway=0, centre=0, errors=0)
+                  exits=4, highway=7, railway=0, centre=0, errors=0,
+                  facts=["joins() == 1"])  # one network, 2 exits: one beyond its first
 
 
 def test_a_railway_joining_three_exits_scores_8(scoring):
@@ -139,7 +140,8 @@ def test_a_railway_joining_three_exits_scores_8(scoring):
     # total:   8 + 0 + 7 + 0 - 0 = 15
     scoring.check(line([(1, c) for c in (0, 1, 2, 4, 5, 6)], "straight_railway", RAIL_EW)
                   + [(1, 3, "t_railway", "rail rail _ rail"), (0, 3, "straight_railway", RAIL_NS)],
-                  total=15, exits=8, highway=0, railway=7, centre=0, errors=0)
+                  total=15, exits=8, highway=0, railway=7, centre=0, errors=0,
+                  facts=["joins() == 2"])  # one network, 3 exits: two beyond its first
 
 
 def test_the_longest_highway_counts_every_space_of_one_unbroken_chain(scoring):
@@ -415,7 +417,8 @@ def test_an_overpass_keeps_road_and_rail_in_two_networks(scoring):
     # errors:  every end reaches an exit                                 0
     # total:   8 + 7 + 7 + 5 = 27
     scoring.check(crossing("overpass"), total=27, exits=8, highway=7, railway=7, centre=5, errors=0,
-                  facts=["count(n for n in networks(board) where cell(3, 3) in n) == 2"])
+                  facts=["count(n for n in networks(board) where cell(3, 3) in n) == 2",
+                         "joins() == 2"])  # two networks of 2 exits: one beyond the first in each
 
 
 def test_a_cross_station_in_the_same_place_makes_one_network_of_four_exits(scoring):
@@ -424,7 +427,8 @@ def test_a_cross_station_in_the_same_place_makes_one_network_of_four_exits(scori
     # highway 7, railway 7, centre 5, errors 0 as above
     # total:   12 + 7 + 7 + 5 = 31
     scoring.check(crossing("cross_station"), total=31, exits=12, highway=7, railway=7, centre=5, errors=0,
-                  facts=["count(n for n in networks(board) where cell(3, 3) in n) == 1"])
+                  facts=["count(n for n in networks(board) where cell(3, 3) in n) == 1",
+                         "joins() == 3"])  # one network of 4 exits: three beyond its first
 
 
 def test_the_longest_highway_may_pass_a_4_way_junction_twice(scoring):
@@ -663,3 +667,33 @@ def test_each_route_has_the_orientations_counted_by_hand(scoring):
     sides = {name: {tuple(t.labels) for t in scoring.route(name).orientations()} for name in ORIENTATIONS}
     # distinct orientations differ in their sides (with the overpass and the stations alike)
     assert {name: len(s) for name, s in sides.items()} == ORIENTATIONS
+
+
+def with_fields(game, s, **values):
+    """s with some state fields replaced (what follows the fields is kept)."""
+    s = list(s)
+    for name, v in values.items():
+        s[game.field_names.index(name)] = v
+    return tuple(s)
+
+
+def test_the_outlook_heuristic_adds_what_its_comment_says_and_is_the_score_in_the_last_round(scoring):
+    g = scoring.game
+    # The highway T of the board above: score -1, 3 loose ends, no network reaching two exits.
+    # outlook = 7 * score + left * loose + (before round 7) 7 * joins + (4 + left // 2) * loose
+    #           + (12 - 4 * left) * specials drawn, with left = 7 - round
+    t = scoring.state([(3, 3, "t_highway", "_ road road road")])
+    # round 1: -7 + 6 * 3 + 0 + (4 + 3) * 3 = 32; round 5: -7 + 2 * 3 + (4 + 1) * 3 = 14
+    assert g.evaluate(with_fields(g, t, round=1), "outlook", 0) == 32
+    assert g.evaluate(with_fields(g, t, round=5), "outlook", 0) == 14
+    # round 7: the score times 7
+    assert g.evaluate(with_fields(g, t, round=7), "outlook", 0) == -7
+    # The cross station board: score 31, no loose end, one network of 4 exits (3 joins), and the
+    # cross station counted as a special drawn in round 2.
+    # round 2: 7 * 31 + 0 + 7 * 3 + 0 + (12 - 4 * 5) * 1 = 217 + 21 - 8 = 230
+    cross = scoring.state(crossing("cross_station"))
+    used = cross[g.field_names.index("used")].set(scoring.route("cross_station"), 2)
+    assert g.evaluate(with_fields(g, cross, round=2, used=used), "outlook", 0) == 230
+    # round 6: 217 + 21 + (12 - 4 * 1) * 1 = 246; round 7: 217
+    assert g.evaluate(with_fields(g, cross, round=6, used=used), "outlook", 0) == 246
+    assert g.evaluate(with_fields(g, cross, round=7, used=used), "outlook", 0) == 217
