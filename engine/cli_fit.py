@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 
@@ -95,13 +96,16 @@ def cmd_fit(args) -> int:
         with open(args.record, "x", encoding="utf-8") as fh:
             for r in rows:
                 fh.write(json.dumps(r) + "\n")
+    if not rows:
+        raise UsageError("no decisions to fit: " + (f"{', '.join(args.sources)} hold no rows" if args.sources
+                                                     else "no game reached a decision"))
     groups = {r.get("group") for r in rows}
     if args.by is not None and any(g is None or g != int(g) or g < 0 for g in groups):
         raise UsageError(f"--by {args.by}: expected whole values of 0 or more, got {sorted(groups, key=str)}")
     fits = fit_groups([(None if r.get("group") is None else int(r["group"]),
                         [r["features"][h] for h in features], r["final"]) for r in rows])
-    out = {g: {"n": f.n, "r2": round(f.r2, 4), "rmse": round(f.rmse, 4), "bias": f.bias,
-               "weights": dict(zip(features, f.weights))} for g, f in fits.items()}
+    out = {g: {"n": f.n, "r2": None if math.isnan(f.r2) else round(f.r2, 4), "rmse": round(f.rmse, 4),
+               "bias": f.bias, "weights": dict(zip(features, f.weights))} for g, f in fits.items()}
     if args.json:
         print(json.dumps({"game": game.title, "rows": len(rows), "by": args.by,
                           "fits": [{"group": g, **v} for g, v in out.items()]}))
@@ -109,7 +113,8 @@ def cmd_fit(args) -> int:
     print(f"{game.title}: {len(rows)} decisions fitted" + (f", one fit per value of {args.by}" if args.by else ""))
     width = max(len(h) for h in features + ["bias"])
     for g, v in out.items():
-        print(f"  {'' if g is None else f'{args.by} {g}: '}{v['n']} rows, R^2 {v['r2']:.3f}, "
+        r2 = "undefined (the score never varies)" if v["r2"] is None else f"{v['r2']:.3f}"
+        print(f"  {'' if g is None else f'{args.by} {g}: '}{v['n']} rows, R^2 {r2}, "
               f"rms error {v['rmse']:.2f}")
         for h in features + ["bias"]:
             print(f"    {h:<{width}} {v['bias'] if h == 'bias' else v['weights'][h]:10.4f}")

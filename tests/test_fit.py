@@ -115,3 +115,19 @@ def test_a_malformed_recorded_row_is_named_by_file_and_line(tmp_path):
     r = run_engine("fit", rules, "--features", "a_now", "--from", rows)
     assert r.returncode == 2
     assert f"{rows}:2:1:" in r.stderr
+
+
+def test_a_score_that_never_varies_has_no_r2_and_an_empty_file_no_fit(tmp_path):
+    rules = tmp_path / "counters.rules"
+    rules.write_text(PLANE)
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps({"game": 1, "group": None, "features": {"a_now": a}, "final": 5}) + "\n"
+                            for a in range(3)))
+    r = run_engine("fit", rules, "--features", "a_now", "--from", rows, "--json")
+    assert r.returncode == 0, r.stderr
+    [fit] = json.loads(r.stdout)["fits"]  # valid JSON: no NaN
+    assert fit["r2"] is None and fit["bias"] == pytest.approx(5)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    r = run_engine("fit", rules, "--features", "a_now", "--from", empty)
+    assert r.returncode == 2 and "no decisions to fit" in r.stderr
