@@ -124,3 +124,31 @@ def test_sampling_draw_by_draw_follows_the_textbook_weights(dice):
     assert sorted(counts) == list(range(2, 13))
     for t, n in counts.items():
         assert abs(n - 1000 * (6 - abs(t - 7))) < 200, (t, n)
+
+
+def test_play_deals_the_same_rolls_game_by_game_to_agents_that_play_differently():
+    # Railroad Ink rolls four dice at the start of each of its 7 rounds, whatever was drawn:
+    # with the same seed, an agent drawing at random and one always taking the first move
+    # see the same rolls, game by game, on boards that differ.
+    from conftest import ROOT
+    from search.agents import make_agent
+    from search.budget import Result
+    from search.play import play
+
+    game = load_game(str(ROOT / "rules" / "railroad-ink.rules"))
+    to_draw, board, round_ = (game.field_names.index(f) for f in ("to_draw", "board", "round"))
+
+    def first(game, state, *, budget, rng, memory=None, progress=None, observers=()):
+        return Result(game.legal_moves(state)[0], (), None, 0, 0, 0, ())
+
+    runs = []
+    for agent in (make_agent("random"), first):
+        rolls, ends = {}, []  # (game, round) -> the dice at the round's first decision
+        play(game, [("agent", agent)], games=2, budget=1, rng=random.Random(5),
+             decided=lambda g, s: rolls.setdefault((g, s[round_]), s[to_draw]),
+             show=lambda g, s: ends.append(s[board]))
+        runs.append((rolls, ends))
+    (rolls_a, ends_a), (rolls_b, ends_b) = runs
+    assert len(rolls_a) == 2 * 7 and all(len(dice) == 4 for dice in rolls_a.values())
+    assert rolls_a == rolls_b
+    assert ends_a != ends_b
