@@ -6,8 +6,8 @@ import math
 import os
 import random
 
-from .cli_search import _algorithm_options, _common, _load, _options
-from .diagnostics import UsageError, did_you_mean
+from .cli_search import _algorithm_options, _common, _load, _options, check_heuristic
+from .diagnostics import UsageError
 from .progress import ProgressBar
 from search.agents import make_agent
 from search.fit import fit_groups
@@ -33,10 +33,7 @@ def add_parser(sub):
 def _names(given: str, game, flag: str) -> list:
     names = [h.strip() for h in given.split(",")]
     for h in names:
-        if h not in game.heuristics:
-            hint = did_you_mean(h, list(game.heuristics))
-            raise UsageError(f"{flag} {given}: the rule file declares no heuristic named '{h}'"
-                             + (f"; did you mean '{hint}'?" if hint else ""))
+        check_heuristic(game, h, f"{flag} {given}")
     return names
 
 

@@ -80,17 +80,23 @@ def _check_arguments(args, game) -> None:
               games=getattr(args, "games", None))
     if args.depth is not None and args.depth < 0:
         raise UsageError(f"--depth {args.depth}: expected 0 or more")
-    names, h = list(game.heuristics), args.heuristic
-    if h is not None and h not in names:
-        hint = did_you_mean(h, names)
-        raise UsageError(f"--heuristic {h}: the rule file declares "
-                         + (f"no heuristic named '{h}'" + (f"; did you mean '{hint}'?" if hint else
-                            f"; it declares {', '.join(names)}") if names else "no heuristic"))
+    if args.heuristic is not None:
+        check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
     if args.filter:
         try:
             (_, args.keep), = command_line_predicates(game, [args.filter], "--filter")
         except RuleErrors as e:  # the expression is an argument: a usage error, shown with a caret
             raise UsageError("--filter: the expression has errors\n" + e.render()) from None
+
+
+def check_heuristic(game, h: str, given: str) -> None:
+    """A usage error, headed by `given` (the flag and its value), unless the file declares heuristic h."""
+    names = list(game.heuristics)
+    if h not in names:
+        hint = did_you_mean(h, names)
+        raise UsageError(f"{given}: the rule file declares "
+                         + (f"no heuristic named '{h}'" + (f"; did you mean '{hint}'?" if hint else
+                            f"; it declares {', '.join(names)}") if names else "no heuristic"))
 
 
 def _options(args, game, algo: str) -> Options:
