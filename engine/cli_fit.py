@@ -6,7 +6,7 @@ import math
 import os
 import random
 
-from .cli_search import _algorithm_options, _common, _load, _options, check_heuristic
+from .cli_search import _algorithm_options, _common, _load, _options, check_heuristic, check_options_apply
 from .diagnostics import UsageError
 from .progress import ProgressBar
 from search.agents import make_agent
@@ -43,6 +43,7 @@ def _played(args, game, features: list) -> list:
         agent = make_agent(args.agent, _options(args, game, args.agent))
     except ValueError as e:
         raise UsageError(f"--agent {args.agent}: {e}") from None
+    check_options_apply(args, [args.agent])
     rows: list = []
     start = [0]
 

@@ -10,7 +10,7 @@ from .load import command_line_predicates, load_game, parse_settings
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
-from search.agents import ALGORITHMS, CHOICES, LINE_PLANNERS, Options, make_agent, plan
+from search.agents import ALGORITHMS, CHOICES, LINE_PLANNERS, TAKES, Options, make_agent, plan
 from search.play import play
 from search.stats import stats
 
@@ -89,6 +89,22 @@ def _check_arguments(args, game) -> None:
             raise UsageError("--filter: the expression has errors\n" + e.render()) from None
 
 
+def check_options_apply(args, names) -> None:
+    """A usage error for an algorithm option on the command line that none of the agents `names`
+    takes: it would otherwise be ignored without a word."""
+    for opt in ("heuristic", "width", "extra", "sample", "filter", "depth", "population", "backup", "horizon"):
+        if getattr(args, opt, None) is None:
+            continue
+
+        def takes(a):
+            return a == "beam" if opt == "filter" else opt in TAKES.get(a, ())
+        if not any(takes(a) for a in names):
+            users = [a for a in ALGORITHMS if takes(a)]
+            raise UsageError(f"--{opt}: {' and '.join(dict.fromkeys(names))} "
+                             f"{'takes' if len(set(names)) == 1 else 'take'} no --{opt}, so it would be ignored "
+                             f"(it is for {', '.join(users)})")
+
+
 def check_heuristic(game, h: str, given: str) -> None:
     """A usage error, headed by `given` (the flag and its value), unless the file declares heuristic h."""
     names = list(game.heuristics)
@@ -118,6 +134,7 @@ def _load(args):
 
 def cmd_search(args) -> int:
     game = _load(args)
+    check_options_apply(args, [args.algo])
     opts = _options(args, game, args.algo)
     if game.num_players != 1:
         raise UsageError(f"search plans a line for one player; {args.file} has {game.num_players} players "
@@ -163,6 +180,7 @@ def cmd_play(args) -> int:
         agents = [(n, make_agent(n, _options(args, game, n))) for n in names]
     except ValueError as e:
         raise UsageError(f"--agents {args.agents}: {e}") from None
+    check_options_apply(args, names)
     if len(agents) > game.num_players:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {game.num_players} seat(s)")
     bar = ProgressBar(args.games, "games")

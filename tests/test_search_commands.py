@@ -111,6 +111,17 @@ def test_an_unknown_heuristic_far_from_any_is_a_usage_error_listing_the_declared
     assert "coin_sum" in msg  # the only heuristic rules/nidavellir.rules declares
 
 
+@pytest.mark.parametrize("command, flag, takers", [
+    (("play", "rules/tictactoe.rules", "--agents", "beam,random", "--games", "1", "--backup", "max"), "--backup", "mcts"),
+    (("search", "rules/nidavellir.rules", "--algo", "mcts", "--width", "3"), "--width", "beam"),
+    (("play", "rules/tictactoe.rules", "--agents", "random", "--games", "1", "--heuristic", "rows"), "--heuristic", "mcts"),
+])
+def test_an_option_no_chosen_algorithm_takes_is_a_usage_error_naming_those_that_do(command, flag, takers):
+    # TAKES in search/agents.py: --backup is for mcts only, --width for beam only, random takes nothing
+    msg = one_line(usage_error(*command))
+    assert f"{flag}:" in msg and "ignored" in msg and takers in msg.split("(it is for")[1]
+
+
 def test_more_agents_than_seats_is_a_usage_error():
     msg = one_line(usage_error("play", "rules/tictactoe.rules", "--agents", "mcts,random,osla", "--games", "1"))
     assert "3 agents" in msg
