@@ -10,7 +10,6 @@ once per way the program can go on (`choose`, `optional`).
 from __future__ import annotations
 
 import operator
-from fractions import Fraction
 
 from . import model as m
 from . import runtime as rt
@@ -493,6 +492,16 @@ class Compiler(PySource):
         names = ", ".join(t.name for t in s.targets)
         W, L, R, fmt = self.WEIGHT, self.LABELS, self.SAMPLER, rt.format_value
 
+        texts: dict = {}  # value -> its label text: a die's faces recur at every chance node
+
+        def text(v):
+            t = texts.get(v)
+            if t is None:
+                if len(texts) >= 4096:
+                    texts.clear()
+                t = texts[v] = f"{names} = {fmt(v)}"
+            return t
+
         def draw(env, k):
             counts: dict = {}
             for v in dom(env):
@@ -507,12 +516,12 @@ class Compiler(PySource):
                     if x < 0:
                         break
                 e = bind(env, v)
-                e[L] = env[L] + (f"{names} = {fmt(v)}",)
+                e[L] = env[L] + (text(v),)
                 return k(e)
             for v, c in counts.items():
                 e = bind(env, v)
-                e[W] = env[W] * Fraction(c, total)
-                e[L] = env[L] + (f"{names} = {fmt(v)}",)
+                e[W] = env[W] * c / total
+                e[L] = env[L] + (text(v),)
                 k(e)
         return FORK, draw
 
