@@ -32,6 +32,8 @@ def add_parsers(sub):
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
     p.add_argument("--show", action="store_true", help="print each game's final state through the file's view")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="games played at once, in as many processes (default 1; the results do not change)")
     _algorithm_options(p)
     p.set_defaults(run=cmd_play)
     t = sub.add_parser("stats", help="legal moves per decision and distinct states by depth")
@@ -183,18 +185,22 @@ def cmd_play(args) -> int:
     check_options_apply(args, names)
     if len(agents) > game.num_players:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {game.num_players} seat(s)")
+    _positive(jobs=args.jobs)
     bar = ProgressBar(args.games, "games")
     t0 = time.perf_counter()
     shown: list = []
 
-    def show(g, s):
-        shown.append({"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)], "view": game.view(s)})
+    def summary(g, s):
+        return {"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)], "view": game.view(s)}
+
+    def show(g, end):
+        shown.append(end)
         if not args.json:
             bar.close()
-            print(f"game {g + 1}: score {', '.join(str(r) for r in shown[-1]['returns'])}\n{shown[-1]['view']}\n",
-                  flush=True)
+            print(f"game {g + 1}: score {', '.join(str(r) for r in end['returns'])}\n{end['view']}\n", flush=True)
     tallies = play(game, agents, games=args.games, budget=args.budget, rng=random.Random(args.seed),
-                   progress=lambda done, total: bar.update(done), show=show if args.show else None)
+                   progress=lambda done, total: bar.update(done), jobs=args.jobs,
+                   show=show if args.show else None, summary=summary if args.show else None)
     bar.close()
     seconds = time.perf_counter() - t0
     several = game.num_players > 1

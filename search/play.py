@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 from typing import Callable, Optional, Sequence
 
@@ -51,37 +52,35 @@ class Tally:
 
 def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: int, rng: random.Random,
          max_moves: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None,
-         show: Optional[Callable] = None, decided: Optional[Callable[[int, object], None]] = None) -> list:
+         show: Optional[Callable] = None, decided: Optional[Callable[[int, object], None]] = None,
+         jobs: int = 1, summary: Optional[Callable[[int, object], object]] = None) -> list:
     """Play `games` games; in game g seat i goes to agent (i + g) mod len(agents), so every
-    agent plays every seat in turn. Chance outcomes are drawn by weight with rng; each agent
-    decides with `budget` forward-model calls per decision. Returns one Tally per agent, in
-    order. With several players a game is a win for the agents with the single highest
-    return, a draw for those tied at the top, a loss for the others. `show(g, state)` sees each
-    game's final state, `decided(g, state)` each state an agent decides from."""
+    agent plays every seat in turn. Each game has a generator of its own, seeded from rng and
+    the game's number: its chance outcomes are drawn by weight with it, and each seat's agent
+    gets a generator drawn from it. So game g meets the same chance outcomes whatever the
+    other games did (and whichever agents play, where its chance steps come in the same
+    order). Each agent decides with `budget` forward-model calls per decision. Returns one
+    Tally per agent, in order. With several players a game is a win for the agents with the
+    single highest return, a draw for those tied at the top, a loss for the others.
+
+    `decided(g, state)` sees each state an agent decides from. `show(g, end)` sees each game's
+    end, in the order of the games: the final state, or with `summary` what summary(g, state)
+    made of it. `jobs` > 1 plays that many games at once in forked processes (where the
+    platform forks; elsewhere one at a time) with the same results: `summary` then runs in
+    them and must return something picklable, and `decided` is not allowed."""
     n = game.num_players
     if len(agents) > n:
         raise ValueError(f"{len(agents)} agents for a game of {n} player{'s' if n != 1 else ''}: "
                          f"expected at most {n}")
+    if jobs > 1 and decided is not None:
+        raise ValueError("decided sees states inside each game: it needs jobs=1")
+    if jobs > 1 and show is not None and summary is None:
+        raise ValueError("with jobs > 1 a game's end reaches show through summary")
+    base = rng.getrandbits(64)
+    job = (game, agents, budget, base, max_moves, decided, summary)
     tallies = [Tally(name) for name, _ in agents]
-    for g in range(games):
+    for g, (returns, end) in enumerate(_games(job, games, jobs)):
         seats = [(i + g) % len(agents) for i in range(n)]
-        rngs = [random.Random(rng.getrandbits(64)) for _ in range(n)]
-        memory: list = [None] * n
-        s, moves = game.initial_state(), 0
-        while not game.is_terminal(s) and (max_moves is None or moves < max_moves):
-            p = game.current_player(s)
-            if p == CHANCE:
-                s = game.apply(s, sample_outcome(game, s, rng))
-                continue
-            if not game.legal_moves(s):
-                break
-            if decided is not None:
-                decided(g, s)
-            r = agents[seats[p]][1](game, s, budget=budget, rng=rngs[p], memory=memory[p])
-            memory[p] = r.memory
-            s = game.apply(s, r.move)
-            moves += 1
-        returns = game.returns(s)
         top = max(returns)
         for p, a in enumerate(seats):
             t = tallies[a]
@@ -94,7 +93,54 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
                 else:
                     t.wins += 1
         if show is not None:
-            show(g, s)
+            show(g, end)
         if progress is not None:
             progress(g + 1, games)
     return tallies
+
+
+_JOB: Optional[tuple] = None  # what forked workers play: set before the pool forks
+
+
+def _games(job: tuple, games: int, jobs: int):
+    """(returns, end) of each game in order: played here, or by `jobs` forked workers."""
+    global _JOB
+    if jobs <= 1 or games <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (_one_game(job, g) for g in range(games))
+        return
+    _JOB = job
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, games)) as pool:
+            yield from pool.imap(_forked_game, range(games))
+    finally:
+        _JOB = None
+
+
+def _forked_game(g: int):
+    returns, end = _one_game(_JOB, g)
+    return returns, (None if _JOB[-1] is None else end)  # a final state need not survive pickling
+
+
+def _one_game(job: tuple, g: int):
+    """Game number g: its returns and its end (the final state, or the summary made of it)."""
+    game, agents, budget, base, max_moves, decided, summary = job
+    n = game.num_players
+    rng = random.Random(f"{base} game {g}")
+    seats = [(i + g) % len(agents) for i in range(n)]
+    rngs = [random.Random(rng.getrandbits(64)) for _ in range(n)]
+    memory: list = [None] * n
+    s, moves = game.initial_state(), 0
+    while not game.is_terminal(s) and (max_moves is None or moves < max_moves):
+        p = game.current_player(s)
+        if p == CHANCE:
+            s = game.apply(s, sample_outcome(game, s, rng))
+            continue
+        if not game.legal_moves(s):
+            break
+        if decided is not None:
+            decided(g, s)
+        r = agents[seats[p]][1](game, s, budget=budget, rng=rngs[p], memory=memory[p])
+        memory[p] = r.memory
+        s = game.apply(s, r.move)
+        moves += 1
+    return tuple(game.returns(s)), (s if summary is None else summary(g, s))

@@ -152,3 +152,38 @@ def test_play_deals_the_same_rolls_game_by_game_to_agents_that_play_differently(
     assert len(rolls_a) == 2 * 7 and all(len(dice) == 4 for dice in rolls_a.values())
     assert rolls_a == rolls_b
     assert ends_a != ends_b
+
+
+def test_a_games_rolls_do_not_depend_on_how_many_rolls_the_games_before_it_used(dice):
+    # an agent that always rerolls rolls twice a game, one that always keeps rolls once; each game
+    # has its own generator, so with the same seed the first roll of every game is the same
+    from search.budget import Result
+    from search.play import play
+
+    def always(label):
+        def agent(game, state, *, budget, rng, memory=None, progress=None, observers=()):
+            moves = game.legal_moves(state)  # a second roll has to be kept
+            return Result(next((m for m in moves if m.label.startswith(label)), moves[0]), (), None, 0, 0, 0, ())
+        return agent
+
+    firsts = []
+    for label in ("keep", "reroll"):
+        first = {}
+        play(dice, [(label, always(label))], games=5, budget=1, rng=random.Random(2),
+             decided=lambda g, s: first.setdefault(g, dict(zip(dice.field_names, s))["total"]))
+        firsts.append(first)
+    assert len(firsts[0]) == 5 and firsts[0] == firsts[1]
+
+
+def test_play_with_two_jobs_prints_what_one_job_prints():
+    args = ("play", "rules/railroad-ink.rules", "--agents", "random", "--games", "5", "--seed", "4", "--show",
+            "--json")
+    runs = []
+    for jobs in ("1", "2"):
+        r = run_engine(*args, "--jobs", jobs)
+        assert r.returncode == 0, r.stderr
+        out = json.loads(r.stdout)
+        out.pop("seconds")
+        runs.append(out)
+    assert runs[0] == runs[1]
+    assert [s["game"] for s in runs[1]["shown"]] == [1, 2, 3, 4, 5]
