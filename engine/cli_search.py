@@ -208,7 +208,8 @@ def cmd_play(args) -> int:
              "wins": t.wins if several else None, "draws": t.draws if several else None,
              "losses": t.losses if several else None,
              "mean": round(t.mean, 4), "stderr": round(t.stderr, 4),
-             "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores))} for t in tallies]
+             "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores)),
+             "scores": [plain_number(x) for x in t.scores]} for t in tallies]
     if args.json:
         print(json.dumps({"game": game.title, "games": args.games, "budget": args.budget, "seed": args.seed,
                           "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {})}))

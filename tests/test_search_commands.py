@@ -32,9 +32,11 @@ def test_play_counts_wins_draws_and_losses_per_agent_in_the_order_given():
     rows = out["agents"]
     assert [a["name"] for a in rows] == ["mcts", "random"]
     for a in rows:
-        assert set(a) == {"name", "games", "wins", "draws", "losses", "mean", "stderr", "min", "max"}
+        assert set(a) == {"name", "games", "wins", "draws", "losses", "mean", "stderr", "min", "max", "scores"}
         assert a["games"] == 10
         assert a["wins"] + a["draws"] + a["losses"] == a["games"]
+        # tic-tac-toe returns 1 for a win, 0 for a draw and -1 for a loss, game by game
+        assert [a["scores"].count(x) for x in (1, 0, -1)] == [a["wins"], a["draws"], a["losses"]]
     mcts, rand = rows
     # two agents in two seats: every game has both in it, so one's win is the other's loss
     assert mcts["wins"] == rand["losses"]
