@@ -47,6 +47,9 @@ class RuleErrors(Exception):
         self.sources = sources
         super().__init__(self.render())
 
+    def __reduce__(self):  # rebuilt from its fields, so it crosses from a --jobs process intact
+        return (RuleErrors, (self.diagnostics, self.sources))
+
     def render(self) -> str:
         return "\n".join(d.render(self.sources) for d in self.diagnostics)
 
@@ -58,6 +61,9 @@ class RuleRuntimeError(Exception):
         self.span = span
         self.message = message
         super().__init__(f"{span}: error[runtime]: {message}")
+
+    def __reduce__(self):  # rebuilt from its fields, so it crosses from a --jobs process intact
+        return (RuleRuntimeError, (self.span, self.message))
 
 
 class UsageError(Exception):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import pickle
 import random
 from typing import Callable, Optional, Sequence
 
@@ -117,7 +118,14 @@ def _games(job: tuple, games: int, jobs: int):
 
 
 def _forked_game(g: int):
-    returns, end = _one_game(_JOB, g)
+    try:
+        returns, end = _one_game(_JOB, g)
+    except Exception as e:  # an error the parent could not unpickle would leave the pool waiting
+        try:
+            pickle.loads(pickle.dumps(e))
+        except Exception:
+            raise RuntimeError(f"game {g + 1}: {type(e).__name__}: {e}") from None
+        raise
     return returns, (None if _JOB[-1] is None else end)  # a final state need not survive pickling
 
 

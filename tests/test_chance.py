@@ -187,3 +187,28 @@ def test_play_with_two_jobs_prints_what_one_job_prints():
         runs.append(out)
     assert runs[0] == runs[1]
     assert [s["game"] for s in runs[1]["shown"]] == [1, 2, 3, 4, 5]
+
+
+def test_a_rule_failing_in_a_jobs_process_is_reported_as_with_one_process(tmp_path):
+    path = tmp_path / "zero.rules"
+    path.write_text('game "t"\nstate { x: 0..3 = 0 }\naction a { x += 1 }\nturn { a }\nterminal x == 2\n'
+                    'score 1 // (x - x)\n')
+    outs = [run_engine("play", path, "--agents", "random", "--games", "3", "--jobs", jobs, timeout=60)
+            for jobs in ("1", "2")]
+    assert [r.returncode for r in outs] == [1, 1]
+    assert outs[0].stderr == outs[1].stderr
+    assert "zero.rules:6:7: error[runtime]: division by zero" in outs[1].stderr  # `1 // (x - x)` at col 7
+
+
+def test_an_error_that_cannot_cross_processes_still_ends_play_with_jobs(dice):
+    from search.play import play
+
+    class Odd(Exception):
+        def __init__(self, a, b):  # pickles as Odd(msg) and so cannot be rebuilt in the parent
+            super().__init__(f"{a} {b}")
+
+    def failing(game, state, *, budget, rng, memory=None, progress=None, observers=()):
+        raise Odd("no", "move")
+
+    with pytest.raises(RuntimeError, match="Odd: no move"):
+        play(dice, [("failing", failing)], games=2, budget=1, rng=random.Random(0), jobs=2)
