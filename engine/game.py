@@ -23,9 +23,9 @@ MEMO_LIMIT = 200_000
 """Entries kept per memo table before it is cleared (states are values, so memoising is safe)."""
 MEMO_MOVES = 250_000
 """Moves kept in the legal-moves memo before it is cleared: each move holds its next state, so a
-game with many moves per state keeps fewer states. Railroad Ink (50-150 moves a state, each next
-state with its own board) took about 8 GB per process with 200,000 states memoised; MCTS there,
-beam on Scythe and backtrack on Nidavellir (1.7 million calls) run as fast with this bound."""
+game with many moves per state keeps fewer states. A game of 50-150 moves a state, each next state
+with a board of its own, took about 8 GB per process with 200,000 states memoised; MCTS, beam and
+backtrack on the rule files in rules/ run as fast with this bound."""
 
 
 @contextmanager
