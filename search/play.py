@@ -81,7 +81,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     job = (game, agents, budget, base, max_moves, decided, summary)
     tallies = [Tally(name) for name, _ in agents]
     for g, (returns, end) in enumerate(_games(job, games, jobs)):
-        seats = [(i + g) % len(agents) for i in range(n)]
+        seats = _seats(g, n, len(agents))
         top = max(returns)
         for p, a in enumerate(seats):
             t = tallies[a]
@@ -98,6 +98,11 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
         if progress is not None:
             progress(g + 1, games)
     return tallies
+
+
+def _seats(g: int, n: int, k: int) -> list:
+    """The agent in each of the n seats of game g, with k agents: seats rotate game by game."""
+    return [(i + g) % k for i in range(n)]
 
 
 _JOB: Optional[tuple] = None  # what forked workers play: set before the pool forks
@@ -134,7 +139,7 @@ def _one_game(job: tuple, g: int):
     game, agents, budget, base, max_moves, decided, summary = job
     n = game.num_players
     rng = random.Random(f"{base} game {g}")
-    seats = [(i + g) % len(agents) for i in range(n)]
+    seats = _seats(g, n, len(agents))
     rngs = [random.Random(rng.getrandbits(64)) for _ in range(n)]
     memory: list = [None] * n
     s, moves = game.initial_state(), 0
