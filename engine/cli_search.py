@@ -6,12 +6,12 @@ import random
 import time
 
 from .diagnostics import RuleErrors, UsageError, did_you_mean
-from .load import command_line_predicates, load_game, parse_settings
+from .load import command_line_measures, command_line_predicates, load_game, parse_settings
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
 from search.agents import ALGORITHMS, CHOICES, LINE_PLANNERS, TAKES, Options, make_agent, plan
-from search.play import play
+from search.play import Tally, play
 from search.stats import stats
 
 
@@ -32,6 +32,9 @@ def add_parsers(sub):
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
     p.add_argument("--show", action="store_true", help="print each game's final state through the file's view")
+    p.add_argument("--measure", action="append", metavar="EXPR",
+                   help="a whole-number expression of the rules language, evaluated on each game's final state "
+                        "(repeatable); its mean, standard error, min and max are reported")
     p.add_argument("--jobs", type=int, default=1,
                    help="games played at once, in as many processes (default 1; the results do not change)")
     _algorithm_options(p)
@@ -186,21 +189,32 @@ def cmd_play(args) -> int:
     if len(agents) > game.num_players:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {game.num_players} seat(s)")
     _positive(jobs=args.jobs)
+    texts = args.measure or []
+    try:
+        measures = [f for _, f in command_line_measures(game, texts)] if texts else []
+    except RuleErrors as e:  # the expressions are arguments: a usage error, shown with a caret
+        raise UsageError("--measure: the expression has errors\n" + e.render()) from None
     bar = ProgressBar(args.games, "games")
     t0 = time.perf_counter()
     shown: list = []
 
     def summary(g, s):
-        return {"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)], "view": game.view(s)}
+        end = {"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)]}
+        if args.show:
+            end["view"] = game.view(s)
+        if measures:
+            end["measures"] = [plain_number(f(s)) for f in measures]
+        return end
 
     def show(g, end):
         shown.append(end)
-        if not args.json:
+        if args.show and not args.json:
             bar.close()
             print(f"game {g + 1}: score {', '.join(str(r) for r in end['returns'])}\n{end['view']}\n", flush=True)
+    seen = args.show or bool(measures)
     tallies = play(game, agents, games=args.games, budget=args.budget, rng=random.Random(args.seed),
                    progress=lambda done, total: bar.update(done), jobs=args.jobs,
-                   show=show if args.show else None, summary=summary if args.show else None)
+                   show=show if seen else None, summary=summary if seen else None)
     bar.close()
     seconds = time.perf_counter() - t0
     several = game.num_players > 1
@@ -210,9 +224,13 @@ def cmd_play(args) -> int:
              "mean": round(t.mean, 4), "stderr": round(t.stderr, 4),
              "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores)),
              "scores": [plain_number(x) for x in t.scores]} for t in tallies]
+    measured = [_measured(text, [end["measures"][k] for end in shown]) for k, text in enumerate(texts)]
     if args.json:
+        for end in shown:
+            end.pop("measures", None)
         print(json.dumps({"game": game.title, "games": args.games, "budget": args.budget, "seed": args.seed,
-                          "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {})}))
+                          "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {}),
+                          **({"measures": measured} if texts else {})}))
         return 0
     print(f"{game.title}: {args.games} games, {args.budget:,} forward-model calls per decision, "
           f"seed {args.seed}, {seconds:.1f} s")
@@ -225,7 +243,19 @@ def cmd_play(args) -> int:
         print(f"  {'agent':<12} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for t, row in zip(tallies, rows):
             print(f"  {t.name:<12} {t.games:>6}  {t.mean:7.2f} ({t.stderr:.2f})  {row['min']:>6} {row['max']:>6}")
+    if measured:
+        width = max(len(m["expr"]) for m in measured)
+        print(f"  {'at the end of each game':<{width}}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
+        for m in measured:
+            print(f"  {m['expr']:<{width}}  {m['mean']:7.2f} ({m['stderr']:.2f})  {m['min']:>6} {m['max']:>6}")
     return 0
+
+
+def _measured(text: str, values: list) -> dict:
+    """One --measure expression's values over the games, with their mean, standard error, min and max."""
+    t = Tally(text, scores=values)
+    return {"expr": text, "mean": round(t.mean, 4), "stderr": round(t.stderr, 4), "min": min(values),
+            "max": max(values), "values": values}
 
 
 def cmd_stats(args) -> int:

@@ -145,6 +145,16 @@ def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
 def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_SOURCE) -> list:
     """Parse, check and compile boolean expressions given on the command line (`--invariant`,
     `--filter`) in the scope of a state: (declaration, state -> bool) pairs."""
+    return _command_line_expressions(game, texts, source, T.BOOL)
+
+
+def command_line_measures(game: CompiledGame, texts, source: str = "--measure") -> list:
+    """Whole-number expressions given on the command line (`--measure`), as for
+    command_line_predicates: (declaration, state -> int) pairs."""
+    return _command_line_expressions(game, texts, source, T.INT)
+
+
+def _command_line_expressions(game: CompiledGame, texts, source: str, want) -> list:
     # diagnostics point into the texts joined by newlines, as the file `source`
     decls, errors, line = [], [], 0
     for text in texts:
@@ -159,7 +169,7 @@ def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_S
     known = len(ck.errors)
     try:
         for d in decls:
-            ck.check_InvariantDecl(d)
+            ck.top_level(d.cond, want, "an invariant" if want == T.BOOL else f"a {source} expression")
     except RecursionError:
         raise RuleErrors([_too_deep(source)], {}) from None
     errors.extend(ck.errors[known:])
@@ -169,9 +179,10 @@ def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_S
     pad = [None] * (ck.nslots - game.nslots)  # slots for names the expressions bind
 
     def predicate(decl, holds):
-        def holds_in(s) -> bool:
+        def holds_in(s):
             with guard(decl.span, f"the {source} expression"):
-                return bool(holds(game.env(s) + pad))
+                v = holds(game.env(s) + pad)
+                return bool(v) if want == T.BOOL else v
         return holds_in
 
     return [(d, predicate(d, game.compiler.expr(d.cond))) for d in decls]

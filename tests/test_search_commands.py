@@ -140,6 +140,23 @@ def test_a_filter_cut_short_is_a_usage_error_pointing_past_its_end():
     assert "--filter:1:9: error[syntax]" in msg  # the expression is 8 characters long
 
 
+def test_play_measures_expressions_on_the_final_state_of_each_game_in_order():
+    out = json_of("play", "rules/railroad-ink.rules", "--agents", "random", "--games", "4", "--jobs", "2",
+                  "--measure", "points()", "--measure", "round", "--json")
+    score, rounds = out["measures"]
+    assert score["expr"] == "points()" and score["values"] == out["agents"][0]["scores"]  # the file's score
+    assert rounds["values"] == [7, 7, 7, 7]  # every game ends after round 7 (data A4)
+    assert (rounds["mean"], rounds["stderr"], rounds["min"], rounds["max"]) == (7, 0, 7, 7)
+    assert "shown" not in out  # the final states are printed with --show only
+
+
+def test_a_measure_with_an_unknown_name_or_that_is_no_number_is_a_usage_error_with_a_caret():
+    msg = usage_error("play", "rules/railroad-ink.rules", "--agents", "random", "--measure", "pints()")
+    assert "--measure:1:1: error[unknown-name]" in msg and "did you mean 'points'?" in msg
+    msg = usage_error("play", "rules/railroad-ink.rules", "--agents", "random", "--measure", "round == 7")
+    assert "--measure:1:1: error[type-mismatch]: a --measure expression must be int, got bool" in msg
+
+
 @pytest.mark.skipif(HAS_MATPLOTLIB, reason="matplotlib is installed here")
 def test_plot_without_matplotlib_says_how_to_install_it(tmp_path):
     msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--plot", tmp_path / "out.png"))
