@@ -244,8 +244,9 @@ def cmd_play(args) -> int:
         for t, row in zip(tallies, rows):
             print(f"  {t.name:<12} {t.games:>6}  {t.mean:7.2f} ({t.stderr:.2f})  {row['min']:>6} {row['max']:>6}")
     if measured:
-        width = max(len(m["expr"]) for m in measured)
-        print(f"  {'at the end of each game':<{width}}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
+        head = "at the end of each game"
+        width = max(len(head), *(len(m["expr"]) for m in measured))
+        print(f"  {head:<{width}}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for m in measured:
             print(f"  {m['expr']:<{width}}  {m['mean']:7.2f} ({m['stderr']:.2f})  {m['min']:>6} {m['max']:>6}")
     return 0
