@@ -106,32 +106,56 @@ def _seats(g: int, n: int, k: int) -> list:
 
 
 _JOB: Optional[tuple] = None  # what forked workers play: set before the pool forks
+_STOP = None  # an Event the workers share: set by the first game that fails, so no other game begins
 
 
 def _games(job: tuple, games: int, jobs: int):
-    """(returns, end) of each game in order: played here, or by `jobs` forked workers."""
-    global _JOB
+    """(returns, end) of each game in order: played here, or by `jobs` forked workers.
+
+    A game that fails in a worker does not raise there: it stops the games not begun yet and
+    is raised here once the games under way have ended, so the pool closes normally. Ending a
+    pool while a worker may be writing a result can leave `Pool.terminate` waiting forever on
+    the lock that worker held (seen in about 1 in 20 runs on a loaded machine)."""
+    global _JOB, _STOP
     if jobs <= 1 or games <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from (_one_game(job, g) for g in range(games))
         return
-    _JOB = job
+    context = multiprocessing.get_context("fork")
+    _JOB, _STOP = job, context.Event()
+    failure = None
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, games)) as pool:
-            yield from pool.imap(_forked_game, range(games))
+        pool = context.Pool(min(jobs, games))
+        try:
+            for kind, value in pool.imap(_forked_game, range(games)):
+                if kind == "failed":
+                    failure = value
+                    break
+                yield value
+            pool.close()
+            pool.join()
+        except BaseException:  # interrupted, or the caller stopped reading
+            pool.terminate()
+            raise
     finally:
-        _JOB = None
+        _JOB = _STOP = None
+    if failure is not None:
+        raise failure
 
 
 def _forked_game(g: int):
+    """("played", (returns, end)), ("failed", the error) or ("skipped", None) after a failure."""
+    if _STOP.is_set():
+        return "skipped", None
     try:
         returns, end = _one_game(_JOB, g)
-    except Exception as e:  # an error the parent could not unpickle would leave the pool waiting
-        try:
+    except Exception as e:
+        _STOP.set()
+        try:  # an error the parent could not unpickle would leave the pool waiting
             pickle.loads(pickle.dumps(e))
         except Exception:
-            raise RuntimeError(f"game {g + 1}: {type(e).__name__}: {e}") from None
-        raise
-    return returns, (None if _JOB[-1] is None else end)  # a final state need not survive pickling
+            return "failed", RuntimeError(f"game {g + 1}: {type(e).__name__}: {e}")
+        return "failed", e
+    return "played", (returns, None if _JOB[-1] is None else end)  # a final state need not survive pickling
 
 
 def _one_game(job: tuple, g: int):

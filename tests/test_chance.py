@@ -2,6 +2,7 @@
 probabilities worked out by hand, and the diagnostics of misplaced draws and choices."""
 import json
 import random
+import time
 from fractions import Fraction
 
 import pytest
@@ -212,3 +213,19 @@ def test_an_error_that_cannot_cross_processes_still_ends_play_with_jobs(dice):
 
     with pytest.raises(RuntimeError, match="Odd: no move"):
         play(dice, [("failing", failing)], games=2, budget=1, rng=random.Random(0), jobs=2)
+
+
+def test_after_a_game_fails_in_a_jobs_process_no_other_game_begins(dice, tmp_path):
+    from search.play import play
+    begun = tmp_path / "begun"
+
+    def slow_then_failing(game, state, *, budget, rng, memory=None, progress=None, observers=()):
+        with open(begun, "a") as f:  # the workers are forked: they count in a file
+            f.write("x")
+        time.sleep(0.2)
+        raise ValueError("no move")
+
+    with pytest.raises(ValueError, match="no move"):
+        play(dice, [("failing", slow_then_failing)], games=40, budget=1, rng=random.Random(0), jobs=2)
+    # The two first games fail at about the same time; the 38 others are skipped, not played.
+    assert len(begun.read_text()) <= 4
