@@ -144,26 +144,37 @@ def loose_ends(board, grid) -> int:
     return sum(1 for _, t, _ in _ends(board, grid) if t is None)
 
 
-def _pieces(board, keep=lambda cell: True):
+_last_joins: tuple = (None, ())  # (board, its joins): a score reads one board several times
+
+
+def _pieces(board) -> list:
     """Pieces (cell, group) of the board's tiles and the joins between them across edges, as
     (piece, piece, label) with the label both facing sides carry."""
+    global _last_joins
+    if _last_joins[0] is board:
+        return _last_joins[1]
     joins = []
     for cell, tile in board.items():
-        if not keep(cell):
-            continue
         for k in (1, 2):  # right and down: every shared edge once
             x = tile.codes[k]
             if x < 0:
                 continue
             nc, t, o = _facing(board, cell, k)
-            if t is not None and keep(nc) and t.codes[o] == x:
+            if t is not None and t.codes[o] == x:
                 joins.append(((cell, tile.group_of(k)), (nc, t.group_of(o)), x))
+    _last_joins = (board, joins)
     return joins
+
+
+_last_networks: tuple = (None, ())  # (board, its networks)
 
 
 def networks(board) -> tuple:
     """The connected networks of the board, each as the set of cells it passes through; a tile
     whose groups are apart (an overpass) may be in two networks. Ordered by their first cell."""
+    global _last_networks
+    if _last_networks[0] is board:
+        return _last_networks[1]
     parent = {}
 
     def find(p):
@@ -181,7 +192,9 @@ def networks(board) -> tuple:
     nets: dict = {}
     for p in parent:
         nets.setdefault(find(p), set()).add(p[0])
-    return tuple(sorted((frozenset(s) for s in nets.values()), key=lambda s: min(s)))
+    found = tuple(sorted((frozenset(s) for s in nets.values()), key=lambda s: min(s)))
+    _last_networks = (board, found)
+    return found
 
 
 def longest_trail(board, grid, label) -> int:
@@ -189,7 +202,7 @@ def longest_trail(board, grid, label) -> int:
     uses each join at most once and counts a space every time it passes it (joins + 1); 1 if some
     tile has the label but no join does, 0 if none has it."""
     adj: dict = {}
-    edges = [(a, b) for a, b, x in _pieces(board, grid.contains) if x == label.index]
+    edges = [(a, b) for a, b, x in _pieces(board) if x == label.index and grid.contains(a[0]) and grid.contains(b[0])]
     for i, (a, b) in enumerate(edges):
         adj.setdefault(a, []).append((i, b))
         adj.setdefault(b, []).append((i, a))

@@ -23,19 +23,19 @@ class _Node:
         if fm.game.is_terminal(state) or horizon and fm.is_chance(state):  # an end, or the plan's horizon
             self.options = []
             self.exact = fm.values(state, heuristic)
-        elif fm.is_chance(state):
-            outcomes = fm.game.chance_outcomes(state)
-            self.options, self.weights = [m for m, _ in outcomes], [p for _, p in outcomes]
-        self.amaf: dict = {}  # label -> [n, w per player]: the label played later by this node's mover
-        if self.options is not None:
             self._arrange(fm, rng)
+        self.amaf: dict = {}  # label -> [n, w per player]: the label played later by this node's mover
 
     def open(self, fm: Budgeted, rng, heuristic: Optional[str]):
-        """Fetch the moves of a node passed through for the first time: a leaf that is only
-        evaluated never pays for them. A dead end without moves ends the line there."""
-        self.options = list(fm.moves(self.state))
-        if not self.options:
-            self.exact = fm.values(self.state, heuristic)
+        """Fetch the moves (or chance outcomes) of a node passed through for the first time: a
+        leaf that is only evaluated never pays for them. A dead end without moves ends the line."""
+        if fm.is_chance(self.state):
+            outcomes = fm.game.chance_outcomes(self.state)
+            self.options, self.weights = [m for m, _ in outcomes], [p for _, p in outcomes]
+        else:
+            self.options = list(fm.moves(self.state))
+            if not self.options:
+                self.exact = fm.values(self.state, heuristic)
         self._arrange(fm, rng)
 
     def _arrange(self, fm: Budgeted, rng):
