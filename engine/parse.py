@@ -514,10 +514,24 @@ def _template(tok: Token, path: str, line_offset: int) -> m.Template:
     return m.Template(tuple(parts), base)
 
 
+def _keyword_as_name(e: UnexpectedInput) -> bool:
+    """Read a keyword as the name it is spelt like where only a name fits, and go on parsing.
+
+    LALR merges the states after a statement, so the contextual lexer may offer a keyword
+    there that the parser then refuses: a state field named `turn` at the start of a
+    statement. Any other error stays an error."""
+    if not isinstance(e, UnexpectedToken) or e.token.type in ("NAME", "$END") or "NAME" not in e.expected:
+        return False
+    if not e.token.value.isidentifier():
+        return False
+    e.interactive_parser.feed_token(Token.new_borrow_pos("NAME", e.token.value, e.token))
+    return True
+
+
 def parse_expr(text: str, path: str, line_offset: int = 0, col_offset: int = 0):
     """Parse one expression (labels, `--invariant`), positions shifted into place."""
     try:
-        tree = parser().parse(text, start="expr")
+        tree = parser().parse(text, start="expr", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         d = _syntax_error(e, path, text)
         s = d.span
@@ -531,7 +545,7 @@ def parse_expr(text: str, path: str, line_offset: int = 0, col_offset: int = 0):
 def parse_text(text: str, path: str) -> m.RuleFile:
     """Parse a rule file's text; raises RuleErrors on a syntax error."""
     try:
-        tree = parser().parse(text, start="start")
+        tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         raise RuleErrors([_syntax_error(e, path, text)], {path: text})
     _check_depth(tree, path, {path: text})

@@ -734,6 +734,41 @@ def test_a_missing_closing_brace_is_reported_at_the_end_of_the_file(tmp_path):
     assert "'}'" in message and "end of the file" in message, message
 
 
+def test_a_field_named_like_a_keyword_may_begin_any_statement(tmp_path):
+    # `turn` is a keyword (the turn declaration) and a field here; after `moves += 1` the lexer
+    # offered the keyword, which the parser refused. The game plays 2 turns: moves == turn == 2.
+    path = tmp_path / "game.rules"
+    path.write_text(snippet("""
+        state { moves: 0..2 = 0  turn: 0..2 = 0 }
+        action step {
+            moves += 1
+            turn += 1
+        }
+        turn { step }
+        terminal turn == 2
+        score moves
+        """))
+    game = load_game(str(path))
+    s = game.initial_state()
+    while not game.is_terminal(s):
+        s = game.apply(s, game.legal_moves(s)[0])
+    assert tuple(game.returns(s)) == (2,)
+
+
+def test_a_keyword_misused_as_a_value_is_reported_at_the_keyword(tmp_path):
+    # after `+=` only a value fits: `state` is read as a name, and no such name is declared
+    clean = snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += state }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """)
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.code, d.span.line, d.span.col) == ("unknown-name", 2, 24), errors.render()
+
+
 def test_a_mistake_inside_a_def_is_reported_once_however_often_the_def_is_called(tmp_path):
     clean, _, _ = unmark(ROWS["duplicate-def-parameter"][1])
     clean = clean.replace("score total(moves, 1)", "score total(moves, 1) + total(1, moves)")
