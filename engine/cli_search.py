@@ -1,6 +1,7 @@
 """The search, play and stats commands: the algorithms of search/ on a rule file."""
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import time
@@ -10,7 +11,7 @@ from .load import command_line_measures, command_line_predicates, load_game, par
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
-from search.agents import ALGORITHMS, CHOICES, LINE_PLANNERS, TAKES, Options, make_agent, plan
+from search.agents import ALGORITHMS, CHOICES, END, LINE_PLANNERS, TAKES, Options, make_agent, plan
 from search.play import Tally, play
 from search.stats import stats
 
@@ -63,14 +64,24 @@ def _algorithm_options(p):
     p.add_argument("--sample", type=int, metavar="N",
                    help="beam: a state with more than N moves gives N moves sampled by a random walk down "
                         "its turn, not all of them (default: all)")
-    p.add_argument("--depth", type=int,
+    p.add_argument("--depth", type=_depth, metavar="N|end",
                    help="line length (backtrack, random-walk, beam), rollout depth (mcts, flat-mc; mcts 0: "
-                        "no rollout), horizon (rhea)")
+                        "no rollout), horizon (rhea); end: to the end of the game (not for rhea)")
     p.add_argument("--population", type=int, help="rhea population (default 1: hill climber)")
     p.add_argument("--backup", choices=CHOICES["backup"],
                    help="mcts: a node's value is the mean of its simulations (default) or its best line's (max)")
     p.add_argument("--horizon", choices=CHOICES["horizon"],
                    help="mcts: the tree grows to the end (default) or stops at chance steps, valued by the heuristic")
+
+
+def _depth(text: str):
+    """--depth: a number of moves, or `end` for no limit."""
+    if text == END:
+        return END
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of moves or '{END}', got '{text}'") from None
 
 
 def _positive(**values):
@@ -83,7 +94,7 @@ def _check_arguments(args, game) -> None:
     """The algorithm options on the command line, checked against the game."""
     _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population, sample=args.sample,
               games=getattr(args, "games", None))
-    if args.depth is not None and args.depth < 0:
+    if args.depth not in (None, END) and args.depth < 0:
         raise UsageError(f"--depth {args.depth}: expected 0 or more")
     if args.heuristic is not None:
         check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
@@ -103,6 +114,8 @@ def check_options_apply(args, names) -> None:
 
         def takes(a):
             return a == "beam" if opt == "filter" else opt in TAKES.get(a, ())
+        if opt == "depth" and args.depth == END and "rhea" in names:
+            raise UsageError(f"--depth {END}: rhea needs a horizon, a number of moves")
         if not any(takes(a) for a in names):
             users = [a for a in ALGORITHMS if takes(a)]
             raise UsageError(f"--{opt}: {' and '.join(dict.fromkeys(names))} "

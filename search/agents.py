@@ -37,7 +37,8 @@ class Options:
     extra: int = 0  # beam: random survivors
     sample: Optional[int] = None  # beam: a state with more moves than this gives this many sampled ones
     keep: Optional[Callable] = None  # beam: state filter
-    depth: Optional[int] = None  # line length (backtrack, random-walk, beam), rollout depth, rhea horizon
+    depth: Optional[int | str] = None  # line length (backtrack, random-walk, beam), rollout depth, rhea horizon;
+    # END: no limit, even where the algorithm's own default has one
     population: int = 1  # rhea
     c: Optional[float] = None  # mcts exploration constant
     backup: str = "mean"  # mcts: a node's value is the mean of its simulations, or its best line's ("max")
@@ -51,6 +52,9 @@ TAKES = {
 }
 """The Options fields each algorithm uses (the filter aside): what a rule file's `agent` may set."""
 
+END = "end"
+"""The depth that means no limit: lines and rollouts go on to the end of the game."""
+
 LEAST = {"width": 1, "population": 1, "extra": 0, "depth": 0, "sample": 1}
 """The smallest value of each numeric option."""
 
@@ -63,7 +67,7 @@ ENTRIES = {"backtrack": backtrack, "random-walk": random_walk, "beam": beam, "ma
 
 def _options(name: str, opts: Options) -> dict:
     """The keyword options algorithm `name` takes from opts."""
-    h, d = opts.heuristic, opts.depth
+    h, d = opts.heuristic, None if opts.depth == END else opts.depth
     return {
         "backtrack": {"max_depth": d},
         "random-walk": {"max_depth": d},
@@ -73,7 +77,7 @@ def _options(name: str, opts: Options) -> dict:
         "mcts": {"heuristic": h, "rollout_depth": d, "backup": opts.backup, "horizon": opts.horizon,
                  **({"c": opts.c} if opts.c is not None else {})},
         "osla": {"heuristic": h},
-        "flat-mc": {"heuristic": h, "rollout_depth": 20 if d is None else d},
+        "flat-mc": {"heuristic": h, "rollout_depth": 20 if opts.depth is None else d},
         "rhea": {"heuristic": h, "population": opts.population, "horizon": 20 if d is None else d},
     }[name]
 

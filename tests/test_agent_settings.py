@@ -9,6 +9,7 @@ from engine.cli_search import _options
 from engine.diagnostics import RuleErrors
 from engine.load import check_file, load_game
 from search.agents import Options, make_agent
+from search.agents import _options as agents_options
 from search.budget import Budgeted
 from search.mcts import mcts
 from test_search_algorithms import BLOCK, WIN, replay
@@ -85,6 +86,27 @@ def test_a_backup_given_in_the_file_reaches_mcts_and_the_command_line_overrides_
     g = load_game(str(path))
     assert _options(args(), g, "mcts") == Options(heuristic="first", depth=0, backup="max")
     assert _options(args(backup="mean"), g, "mcts").backup == "mean"
+
+
+def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path):
+    # the file asks mcts for no rollouts (depth 0); `--depth end` asks for rollouts to the end,
+    # which mcts reads as rollout_depth None; flat-mc's own default is 20 moves, lifted too
+    path = tmp_path / "game.rules"
+    path.write_text(GAME + "agent mcts { depth = 0 }\n")
+    g = load_game(str(path))
+    assert agents_options("mcts", _options(args(depth="end"), g, "mcts"))["rollout_depth"] is None
+    assert agents_options("mcts", _options(args(), g, "mcts"))["rollout_depth"] == 0
+    assert agents_options("flat-mc", _options(args(depth="end"), g, "flat-mc"))["rollout_depth"] is None
+    assert agents_options("flat-mc", _options(args(), g, "flat-mc"))["rollout_depth"] == 20
+
+
+@pytest.mark.parametrize("flags,words", [
+    (["--agents", "rhea", "--depth", "end"], "rhea needs a horizon"),
+    (["--agents", "mcts", "--depth", "soon"], "expected a number of moves or 'end', got 'soon'"),
+])
+def test_a_depth_that_cannot_apply_is_a_usage_error(engine_cli, flags, words):
+    r = engine_cli("play", "rules/tictactoe.rules", "--games", "1", *flags)
+    assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
 def test_the_command_line_overrides_the_files_settings(game):
