@@ -1265,6 +1265,31 @@ def _names_in(e):
             yield from _names_in(v)
 
 
+def state_slots(checker: Checker, root) -> frozenset:
+    """The state slots (fields, the current player) that a checked expression or block may read
+    or write, through the defs it calls as well: the names it mentions, so possibly more than
+    one run touches, never fewer."""
+    slots, seen, todo = set(), set(), [root]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, tuple):
+            todo.extend(x)
+            continue
+        if not attrs.has(type(x)) or isinstance(x, m.Span) or id(x) in seen:
+            continue
+        seen.add(id(x))
+        sym = checker.syms.get(id(x))
+        if sym is not None:
+            if sym.kind == "field":
+                slots.add(sym.slot)
+            elif sym.kind == "current":
+                slots.add(len(checker.fields))
+            elif sym.kind == "def":
+                todo.append(sym.decl)
+        todo.extend(getattr(x, f.name) for f in attrs.fields(type(x)))
+    return frozenset(slots)
+
+
 def check(decls: tuple, path: str) -> Checker:
     """Run every check; the returned checker holds errors and annotations."""
     return Checker(decls, path).run()

@@ -13,7 +13,7 @@ import attrs
 
 from . import model as m
 from . import runtime as rt
-from .check import Checker
+from .check import Checker, state_slots
 from .compile import Compiler, as_fork
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError
 from .frame_room import with_room
@@ -83,9 +83,13 @@ class CompiledGame:
         self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
                            for d in checker.decls if isinstance(d, m.HeuristicDecl)}
         self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
-        self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span)
-                         for d in checker.decls if isinstance(d, m.ChanceDecl)]
+        chances = [d for d in checker.decls if isinstance(d, m.ChanceDecl)]
+        self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span) for d in chances]
         self._chance_memo: dict = {}
+        # The slots each chance block may read or write, the player's among them: states that
+        # agree on them have the same outcomes but for the slots the block leaves alone.
+        self._chance_slots = [tuple(sorted(state_slots(checker, d.body) | {self.nstate - 2})) for d in chances]
+        self._outcomes_memo: dict = {}  # (block, its slots' values) -> ((label, weight, new values), ...)
         views = [d for d in checker.decls if isinstance(d, m.ViewDecl)]
         self._view = (c.expr(views[0].expr), views[0].span) if views else None
         self.merge_equal = any(isinstance(d, m.MergeDecl) for d in checker.decls)
@@ -251,10 +255,28 @@ class CompiledGame:
     def chance_outcomes(self, s) -> tuple:
         """(move, weight) for every distinct state the chance block can lead to; draws that lead
         to one state are one outcome (the first label kept, their weights added). The player to
-        move stays; triggers do not fire."""
+        move stays; triggers do not fire. Worked out once per value of the slots the block may
+        read or write (a roll of dice once per round, whatever the board): another state that
+        agrees on them gets the same outcomes, its other slots kept."""
         at = self._chance_at(s) if self._chances else None
         if at is None:
             return ()
+        slots = self._chance_slots[at]
+        key = (at, tuple(s[i] for i in slots))
+        outcomes = self._outcomes_memo.get(key)
+        if outcomes is None:
+            outcomes = self._remember(self._outcomes_memo, key, self._run_chance(s, at, slots))
+        moves = []
+        nxt = list(s)
+        for label, w, values in outcomes:
+            for i, v in zip(slots, values):
+                nxt[i] = v
+            moves.append((Move(label, tuple(nxt)), w))
+        return tuple(moves)
+
+    def _run_chance(self, s, at: int, slots: tuple) -> tuple:
+        """Every path through chance block `at` from s, merged by the state it leads to:
+        (label, weight, the values of `slots` after it) per outcome."""
         _, block, span = self._chances[at]
         n = self.nstate
         merged: dict = {}
@@ -266,7 +288,7 @@ class CompiledGame:
 
         with guard(span, "the chance block"):
             block(self.env(s), finish)
-        return tuple((Move(label, nxt), float(w)) for nxt, (label, w) in merged.items())
+        return tuple((label, float(w), tuple(nxt[i] for i in slots)) for nxt, (label, w) in merged.items())
 
     def sample_chance(self, s, rng) -> Move:
         """One chance outcome of s drawn by its weight, each draw made with rng: the same

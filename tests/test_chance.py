@@ -72,6 +72,73 @@ score face
     assert weights == pytest.approx({"f = 1": 2 / 6, "f = 2": 3 / 6, "f = 3": 1 / 6})
 
 
+ONE_DIE = """\
+state { marks: 0..9 = 0  big: bool = no  face: 0..6 = 0  rolled: bool = no }
+def faces() = if big then 1..6 else 1..2
+chance when not rolled { draw f in faces() face = f rolled = yes }
+action mark { marks += 1 }
+action grow { big = yes }
+action again { rolled = no }
+turn { choose a in [1, 2, 3] if a == 1 { mark } else if a == 2 { grow } else { again } }
+terminal marks == 9
+score marks
+"""
+
+
+def test_outcomes_worked_out_once_carry_each_states_own_other_fields(tmp_path):
+    # the roll reads and writes only `rolled` and `face`: a state with 3 marks has the outcomes a
+    # state without marks had, with its own 3 marks kept; a die of two faces gives 1/2 each
+    path = tmp_path / "die.rules"
+    path.write_text(ONE_DIE)
+    g = load_game(str(path))
+    field = {name: i for i, name in enumerate(g.field_names)}
+    s = g.initial_state()
+    three = s[:field["marks"]] + (3,) + s[field["marks"] + 1:]
+    for state, marks in ((s, 0), (three, 3), (s, 0)):
+        outcomes = g.chance_outcomes(state)
+        assert [(m.next[field["marks"]], m.next[field["face"]], p) for m, p in outcomes] == \
+            [(marks, 1, 0.5), (marks, 2, 0.5)]
+
+
+def test_a_field_read_only_in_a_def_the_roll_calls_changes_the_outcomes(tmp_path):
+    # `faces()` reads `big`: with it the die has 6 faces (1/6 each), without it 2
+    path = tmp_path / "die.rules"
+    path.write_text(ONE_DIE)
+    g = load_game(str(path))
+    big = g.field_names.index("big")
+    s = g.initial_state()
+    grown = s[:big] + (True,) + s[big + 1:]
+    assert len(g.chance_outcomes(s)) == 2
+    assert [p for _, p in g.chance_outcomes(grown)] == pytest.approx([1 / 6] * 6)
+    assert len(g.chance_outcomes(s)) == 2
+
+
+def test_railroad_ink_rolls_give_168_outcomes_on_every_board():
+    # three route dice of six faces and the junction die (three faces, each twice): 56 multisets
+    # of three route faces times 3 junction faces; three straight highways with an overpass come
+    # 1 way in 6^3 times 2/6 = 1/648, three different route faces with a station 3! ways = 1/108
+    from conftest import ROOT
+
+    game = load_game(str(ROOT / "rules" / "railroad-ink.rules"))
+    board, to_draw = game.field_names.index("board"), game.field_names.index("to_draw")
+    rng = random.Random(3)
+    s, boards = game.initial_state(), set()
+    while not game.is_terminal(s):
+        if game.current_player(s) != CHANCE:
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+            continue
+        outcomes = game.chance_outcomes(s)
+        assert len(outcomes) == 168 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+        assert all(m.next[board] == s[board] for m, _ in outcomes)
+        weight = {tuple(sorted(t.name for t in m.next[to_draw])): p for m, p in outcomes}
+        assert weight[("overpass",) + ("straight_highway",) * 3] == pytest.approx(1 / 648)
+        assert weight[("curve_highway", "straight_highway", "straight_railway", "straight_station")] == \
+            pytest.approx(1 / 108)
+        boards.add(s[board])
+        s = game.apply(s, rng.choice(outcomes)[0])
+    assert len(boards) == 7  # a roll on each round's own board
+
+
 def test_check_and_validate_accept_the_dice_game():
     for cmd in (("validate", DICE), ("check", DICE, "--examples", 50)):
         r = run_engine(*cmd)
