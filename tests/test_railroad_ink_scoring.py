@@ -681,7 +681,8 @@ def test_the_outlook_heuristic_adds_what_its_comment_says_and_is_the_score_in_th
     g = scoring.game
     # The highway T of the board above: score -1, 3 loose ends, no network reaching two exits.
     # outlook = 7 * score + left * loose + (before round 7) 7 * joins + (4 + left // 2) * loose
-    #           + (12 - 4 * left) * specials drawn, with left = 7 - round
+    #           + (12 - 4 * left) * specials drawn - left * networks of routes reaching one exit,
+    #           with left = 7 - round
     t = scoring.state([(3, 3, "t_highway", "_ road road road")])
     # round 1: -7 + 6 * 3 + 0 + (4 + 3) * 3 = 32; round 5: -7 + 2 * 3 + (4 + 1) * 3 = 14
     assert g.evaluate(with_fields(g, t, round=1), "outlook", 0) == 32
@@ -697,3 +698,12 @@ def test_the_outlook_heuristic_adds_what_its_comment_says_and_is_the_score_in_th
     # round 6: 217 + 21 + (12 - 4 * 1) * 1 = 246; round 7: 217
     assert g.evaluate(with_fields(g, cross, round=6, used=used), "outlook", 0) == 246
     assert g.evaluate(with_fields(g, cross, round=7, used=used), "outlook", 0) == 217
+    # A straight highway under the road exit above (0, 1): one network of a route and one exit.
+    # Score: no exit points (one exit), highway 1 (a tile, no join), its south end open: 0.
+    # round 1: 0 + 6 * 1 + 0 + (4 + 3) * 1 - 6 * 1 = 7, and 13 without the charge; round 5:
+    # 2 * 1 + (4 + 1) * 1 - 2 = 5; round 7: 0
+    lone = scoring.state([(0, 1, "straight_highway", "road _ road _")])
+    assert g.evaluate(with_fields(g, lone, round=1), "outlook", 0) == 7
+    assert g.evaluate(with_fields(g, lone, round=1), "outlook_uncharged", 0) == 13
+    assert g.evaluate(with_fields(g, lone, round=5), "outlook", 0) == 5
+    assert g.evaluate(with_fields(g, lone, round=7), "outlook", 0) == 0
