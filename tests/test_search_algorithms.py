@@ -376,6 +376,17 @@ def test_mcts_backing_up_the_best_line_prefers_a_rare_10_to_a_sure_3():
     assert by_best["path 1"] >= 12  # once a 10 is found it counts, not the mean
 
 
+def test_an_mcts_iteration_that_draws_an_outcome_goes_on_to_a_move_after_it():
+    # a drawn flip changes nothing the player has done, so valuing the flipped state teaches little.
+    # By hand, from a first flip not yet called: 1 call lists the 2 calls and 2 play them (two
+    # iterations); the third draws a flip (1 call), lists the calls after it (1) and plays one (1)
+    game = CoinCalls(rounds=3)
+    r = mcts(game, (("heads",), ()), budget=6, rng=random.Random(3), rollout_depth=0)
+    assert r.fm_calls == 6 and r.iterations == 3
+    [flipped] = [n for n in r.memory.values() if (len(n.state[0]), len(n.state[1])) == (2, 1)]
+    assert flipped.options is not None and sum(ch is not None for ch in flipped.children) == 1
+
+
 def test_mcts_with_the_chance_horizon_plans_up_to_the_next_flip_and_draws_none():
     game, seen = CoinCalls(rounds=3), []
     start = (("heads",), ())  # the first flip came up heads; the player calls
