@@ -89,7 +89,8 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     `horizon="chance"` ends the tree at chance steps: a state where chance moves
     is valued by the heuristic and exact, so the search plans up to the next
     draw. An iteration that draws a new outcome goes on below it (the outcome
-    leaves what the players did as it was), so each draw is followed by a move. A node's moves are listed when an iteration first passes through it, so a
+    leaves what the players did as it was), so each draw is followed by a move.
+    A node's moves are listed when an iteration first passes through it, so a
     leaf that is only valued costs the one call that made it.
     """
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
@@ -138,7 +139,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
             line.append((node.options[i], child.state))
             path.append(child)
             node = child
-            if fresh and path[-2].weights is None:  # a drawn outcome leaves the board as it was: go on
+            if fresh and path[-2].weights is None:  # past a new outcome, go on to a move after it
                 break
         if node.exact is not None:
             v = node.exact
