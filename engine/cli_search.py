@@ -31,6 +31,12 @@ def add_parsers(sub):
     p.add_argument("--agents", required=True, metavar="A[,B...]",
                    help=f"agents by seat, each one of {', '.join(ALGORITHMS)}, random")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--first-game", type=int, default=1, metavar="N",
+                   help="the number of the first game (default 1): games N to N + GAMES - 1 are those of a "
+                        "longer run with the same seed, so a long run can be played in parts")
+    p.add_argument("--agent-seed", type=int, default=0, metavar="S",
+                   help="mixed into the seeds of the agents' own generators (default 0): the same chance "
+                        "outcomes, other draws of the agents' own, to see how much a result owes to them")
     p.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
     p.add_argument("--show", action="store_true", help="print each game's final state through the file's view")
     p.add_argument("--measure", action="append", metavar="EXPR",
@@ -201,7 +207,7 @@ def cmd_play(args) -> int:
     check_options_apply(args, names)
     if len(agents) > game.num_players:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {game.num_players} seat(s)")
-    _positive(jobs=args.jobs)
+    _positive(**{"jobs": args.jobs, "first-game": args.first_game})
     texts = args.measure or []
     try:
         measures = [f for _, f in command_line_measures(game, texts)] if texts else []
@@ -227,7 +233,8 @@ def cmd_play(args) -> int:
     seen = args.show or bool(measures)
     tallies = play(game, agents, games=args.games, budget=args.budget, rng=random.Random(args.seed),
                    progress=lambda done, total: bar.update(done), jobs=args.jobs,
-                   show=show if seen else None, summary=summary if seen else None)
+                   show=show if seen else None, summary=summary if seen else None, first=args.first_game - 1,
+                   agent_seed=args.agent_seed)
     bar.close()
     seconds = time.perf_counter() - t0
     several = game.num_players > 1
@@ -241,12 +248,15 @@ def cmd_play(args) -> int:
     if args.json:
         for end in shown:
             end.pop("measures", None)
-        print(json.dumps({"game": game.title, "games": args.games, "budget": args.budget, "seed": args.seed,
+        print(json.dumps({"game": game.title, "games": args.games, "first_game": args.first_game,
+                          "budget": args.budget, "seed": args.seed, "agent_seed": args.agent_seed,
                           "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {}),
                           **({"measures": measured} if texts else {})}))
         return 0
-    print(f"{game.title}: {args.games} games, {args.budget:,} forward-model calls per decision, "
-          f"seed {args.seed}, {seconds:.1f} s")
+    numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
+    mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
+    print(f"{game.title}: {args.games} games{numbers}, {args.budget:,} forward-model calls per decision, "
+          f"seed {args.seed}{mixed}, {seconds:.1f} s")
     if several:
         print(f"  {'agent':<12} {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  {'win rate':<15} mean score")
         for t in tallies:

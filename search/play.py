@@ -54,15 +54,19 @@ class Tally:
 def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: int, rng: random.Random,
          max_moves: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None,
          show: Optional[Callable] = None, decided: Optional[Callable[[int, object], None]] = None,
-         jobs: int = 1, summary: Optional[Callable[[int, object], object]] = None) -> list:
-    """Play `games` games; in game g seat i goes to agent (i + g) mod len(agents), so every
-    agent plays every seat in turn. Each game has a generator of its own, seeded from rng and
-    the game's number: its chance outcomes are drawn by weight with it, and each seat's agent
-    gets a generator drawn from it. So game g meets the same chance outcomes whatever the
-    other games did (and whichever agents play, where its chance steps come in the same
-    order). Each agent decides with `budget` forward-model calls per decision. Returns one
-    Tally per agent, in order. With several players a game is a win for the agents with the
-    single highest return, a draw for those tied at the top, a loss for the others.
+         jobs: int = 1, summary: Optional[Callable[[int, object], object]] = None, first: int = 0,
+         agent_seed: int = 0) -> list:
+    """Play `games` games, numbered from `first` (0 is the first game); in game g seat i goes to
+    agent (i + g) mod len(agents), so every agent plays every seat in turn. Each game has a
+    generator of its own, seeded from rng and the game's number: its chance outcomes are drawn
+    by weight with it, and each seat's agent gets a generator drawn from it. So game g meets the
+    same chance outcomes whatever the other games did (and whichever agents play, where its
+    chance steps come in the same order), and a long run can be played in parts with `first`.
+    `agent_seed` is mixed (xor) into the seeds of the agents' generators: other draws of their
+    own on the same chance outcomes, to see how much a result owes to them. Each agent decides
+    with `budget` forward-model calls per decision. Returns one Tally per agent, in order. With
+    several players a game is a win for the agents with the single highest return, a draw for
+    those tied at the top, a loss for the others.
 
     `decided(g, state)` sees each state an agent decides from. `show(g, end)` sees each game's
     end, in the order of the games: the final state, or with `summary` what summary(g, state)
@@ -78,9 +82,10 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     if jobs > 1 and show is not None and summary is None:
         raise ValueError("with jobs > 1 a game's end reaches show through summary")
     base = rng.getrandbits(64)
-    job = (game, agents, budget, base, max_moves, decided, summary)
+    job = (game, agents, budget, base, max_moves, decided, summary, agent_seed)
     tallies = [Tally(name) for name, _ in agents]
-    for g, (returns, end) in enumerate(_games(job, games, jobs)):
+    for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs)):
+        g = first + i
         seats = _seats(g, n, len(agents))
         top = max(returns)
         for p, a in enumerate(seats):
@@ -96,7 +101,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
         if show is not None:
             show(g, end)
         if progress is not None:
-            progress(g + 1, games)
+            progress(i + 1, games)
     return tallies
 
 
@@ -109,24 +114,25 @@ _JOB: Optional[tuple] = None  # what forked workers play: set before the pool fo
 _STOP = None  # an Event the workers share: set by the first game that fails, so no other game begins
 
 
-def _games(job: tuple, games: int, jobs: int):
-    """(returns, end) of each game in order: played here, or by `jobs` forked workers.
+def _games(job: tuple, games: range, jobs: int):
+    """(returns, end) of each game numbered in `games`, in order: played here, or by `jobs` forked
+    workers.
 
     A game that fails in a worker does not raise there: it stops the games not begun yet and
     is raised here once the games under way have ended, so the pool closes normally. Ending a
     pool while a worker may be writing a result can leave `Pool.terminate` waiting forever on
     the lock that worker held (seen in about 1 in 20 runs on a loaded machine)."""
     global _JOB, _STOP
-    if jobs <= 1 or games <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from (_one_game(job, g) for g in range(games))
+    if jobs <= 1 or len(games) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (_one_game(job, g) for g in games)
         return
     context = multiprocessing.get_context("fork")
     _JOB, _STOP = job, context.Event()
     failure = None
     try:
-        pool = context.Pool(min(jobs, games))
+        pool = context.Pool(min(jobs, len(games)))
         try:
-            for kind, value in pool.imap(_forked_game, range(games)):
+            for kind, value in pool.imap(_forked_game, games):
                 if kind == "failed":
                     failure = value
                     break
@@ -155,16 +161,17 @@ def _forked_game(g: int):
         except Exception:
             return "failed", RuntimeError(f"game {g + 1}: {type(e).__name__}: {e}")
         return "failed", e
-    return "played", (returns, None if _JOB[-1] is None else end)  # a final state need not survive pickling
+    summary = _JOB[6]  # the job's summary (see play)
+    return "played", (returns, None if summary is None else end)  # a final state need not survive pickling
 
 
 def _one_game(job: tuple, g: int):
     """Game number g: its returns and its end (the final state, or the summary made of it)."""
-    game, agents, budget, base, max_moves, decided, summary = job
+    game, agents, budget, base, max_moves, decided, summary, agent_seed = job
     n = game.num_players
     rng = random.Random(f"{base} game {g}")
     seats = _seats(g, n, len(agents))
-    rngs = [random.Random(rng.getrandbits(64)) for _ in range(n)]
+    rngs = [random.Random(rng.getrandbits(64) ^ agent_seed) for _ in range(n)]
     memory: list = [None] * n
     s, moves = game.initial_state(), 0
     while not game.is_terminal(s) and (max_moves is None or moves < max_moves):

@@ -257,6 +257,55 @@ def test_play_with_two_jobs_prints_what_one_job_prints():
     assert [s["game"] for s in runs[1]["shown"]] == [1, 2, 3, 4, 5]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_games_played_from_a_first_game_are_those_games_of_the_longer_run(jobs):
+    args = ("play", "rules/railroad-ink.rules", "--agents", "random", "--seed", "4", "--show", "--json")
+    whole = json.loads(run_engine(*args, "--games", "5").stdout)
+    r = run_engine(*args, "--games", "2", "--first-game", "4", "--jobs", jobs)
+    assert r.returncode == 0, r.stderr
+    part = json.loads(r.stdout)
+    assert part["first_game"] == 4
+    assert part["agents"][0]["scores"] == whole["agents"][0]["scores"][3:]
+    assert part["shown"] == whole["shown"][3:]  # games 4 and 5, each with its final board
+    plain = run_engine(*[a for a in args if a != "--show"], "--games", "2", "--first-game", "4", "--jobs", jobs)
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stdout)["agents"][0]["scores"] == part["agents"][0]["scores"]
+
+
+def test_two_players_keep_their_seats_when_a_run_starts_later():
+    args = ("play", "rules/tictactoe.rules", "--agents", "random,random", "--seed", "3", "--json")
+    whole = json.loads(run_engine(*args, "--games", "5").stdout)["agents"]
+    part = json.loads(run_engine(*args, "--games", "2", "--first-game", "4").stdout)["agents"]
+    assert [a["scores"] for a in part] == [a["scores"][3:] for a in whole]  # game 4 starts with the second agent
+
+
+def test_an_agent_seed_changes_the_agents_draws_and_not_the_rolls():
+    from search.agents import make_agent
+    from search.play import play
+    game = load_game("rules/railroad-ink.rules")
+    runs = []
+    for agent_seed in (0, 12345):
+        rolls: dict = {}  # (game, round) -> the dice still to draw at the round's first decision
+
+        def decided(g, s):
+            fields = dict(zip(game.field_names, s))
+            rolls.setdefault((g, fields["round"]), sorted(map(repr, fields["to_draw"])))
+        tallies = play(game, [("random", make_agent("random"))], games=3, budget=1, rng=random.Random(4),
+                       decided=decided, agent_seed=agent_seed)
+        runs.append((rolls, tallies[0].scores))
+    (rolls_a, scores_a), (rolls_b, scores_b) = runs
+    assert len(rolls_a) == 3 * 7 and all(len(r) == 4 for r in rolls_a.values())  # four dice, seven rounds a game
+    assert rolls_a == rolls_b
+    assert scores_a != scores_b  # random moves of their own: other boards
+
+
+def test_a_first_game_below_one_is_a_usage_error():
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "2", "--first-game", "0")
+    assert r.returncode == 2
+    assert "--first-game 0: expected a positive number" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_a_rule_failing_in_a_jobs_process_is_reported_as_with_one_process(tmp_path):
     path = tmp_path / "zero.rules"
     path.write_text('game "t"\nstate { x: 0..3 = 0 }\naction a { x += 1 }\nturn { a }\nterminal x == 2\n'
