@@ -82,7 +82,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     if jobs > 1 and show is not None and summary is None:
         raise ValueError("with jobs > 1 a game's end reaches show through summary")
     base = rng.getrandbits(64)
-    job = (game, agents, budget, base, max_moves, decided, summary, agent_seed)
+    job = _Job(game, agents, budget, base, max_moves, decided, summary, agent_seed)
     tallies = [Tally(name) for name, _ in agents]
     for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs)):
         g = first + i
@@ -110,11 +110,25 @@ def _seats(g: int, n: int, k: int) -> list:
     return [(i + g) % k for i in range(n)]
 
 
-_JOB: Optional[tuple] = None  # what forked workers play: set before the pool forks
+@attrs.frozen
+class _Job:
+    """What every game of one call of play shares."""
+
+    game: object
+    agents: Sequence
+    budget: int
+    base: int  # the seed each game's generator is made from, with the game's number
+    max_moves: Optional[int]
+    decided: Optional[Callable]
+    summary: Optional[Callable]
+    agent_seed: int
+
+
+_JOB: Optional[_Job] = None  # what forked workers play: set before the pool forks
 _STOP = None  # an Event the workers share: set by the first game that fails, so no other game begins
 
 
-def _games(job: tuple, games: range, jobs: int):
+def _games(job: _Job, games: range, jobs: int):
     """(returns, end) of each game numbered in `games`, in order: played here, or by `jobs` forked
     workers.
 
@@ -161,13 +175,12 @@ def _forked_game(g: int):
         except Exception:
             return "failed", RuntimeError(f"game {g + 1}: {type(e).__name__}: {e}")
         return "failed", e
-    summary = _JOB[6]  # the job's summary (see play)
-    return "played", (returns, None if summary is None else end)  # a final state need not survive pickling
+    return "played", (returns, None if _JOB.summary is None else end)  # a final state need not survive pickling
 
 
-def _one_game(job: tuple, g: int):
+def _one_game(job: _Job, g: int):
     """Game number g: its returns and its end (the final state, or the summary made of it)."""
-    game, agents, budget, base, max_moves, decided, summary, agent_seed = job
+    game, agents, budget, base, max_moves, decided, summary, agent_seed = attrs.astuple(job, recurse=False)
     n = game.num_players
     rng = random.Random(f"{base} game {g}")
     seats = _seats(g, n, len(agents))
