@@ -15,7 +15,7 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: sides 0..3 
 class Tile:
     """One orientation of a tile: name, side values, labels per side, connection groups."""
 
-    __slots__ = ("name", "sides", "labels", "codes", "groups", "key", "edges", "_hash", "_orientations")
+    __slots__ = ("name", "sides", "labels", "codes", "groups", "key", "edges", "_hash", "_orientations", "_text")
 
     def __init__(self, name: str, sides: tuple, labels: tuple, groups):
         self.name, self.sides, self.labels = name, sides, labels
@@ -25,6 +25,7 @@ class Tile:
         self.edges = FrozenMap({s: x for s, x in zip(sides, labels) if x is not None})
         self._hash = hash(self.key)
         self._orientations = None
+        self._text = f"{name} [{' '.join('_' if x is None else x.name for x in labels)}]"  # labels of moves show it
 
     def __eq__(self, other):
         return self is other or (isinstance(other, Tile) and self.key == other.key)
@@ -36,7 +37,7 @@ class Tile:
         return self.key < other.key
 
     def __repr__(self):
-        return f"{self.name} [{' '.join('_' if x is None else x.name for x in self.labels)}]"
+        return self._text
 
     def __reduce__(self):
         return (Tile, (self.name, self.sides, self.labels, self.groups))
@@ -74,10 +75,21 @@ class Tile:
         return ()
 
 
+_AROUND: dict = {}  # cell -> its neighbours through sides 0..3, made once per cell
+
+
+def _around(cell) -> tuple:
+    """The neighbour cells of `cell` through sides 0..3 (a board has many tiles, each read often)."""
+    found = _AROUND.get(cell)
+    if found is None:
+        r, c = cell
+        found = _AROUND[cell] = tuple(Cell((r + dr, c + dc)) for dr, dc in STEPS)
+    return found
+
+
 def _facing(board, cell, k):
     """(neighbour cell, the neighbour's tile or None, the neighbour's side facing `cell`)."""
-    dr, dc = STEPS[k]
-    nc = Cell((cell[0] + dr, cell[1] + dc))
+    nc = _around(cell)[k]
     return nc, board.get(nc), (k + 2) % 4
 
 
@@ -103,33 +115,59 @@ def matches(board, cell, tile) -> int:
     return n
 
 
+_last_frontier: tuple = (None, None, {})  # (board, grid, its frontier): a turn reads one board often
+
+
+def _frontier(board, grid) -> dict:
+    """The empty cells of the grid that a labelled side faces: cell -> the labels facing its
+    sides 0..3 (-1 where none does)."""
+    global _last_frontier
+    if _last_frontier[0] is board and _last_frontier[1] is grid:
+        return _last_frontier[2]
+    found: dict = {}
+    for cell, t in board.items():
+        around = _around(cell)
+        for o, x in enumerate(t.codes):
+            if x >= 0:
+                c = around[o]
+                if c not in board and grid.contains(c):
+                    facing = found.get(c)
+                    if facing is None:
+                        facing = found[c] = [-1, -1, -1, -1]
+                    facing[(o + 2) % 4] = x
+    _last_frontier = (board, grid, found)
+    return found
+
+
 def places(board, grid, tile) -> tuple:
     """The free cells of the grid where `tile` fits: no side faces a labelled side with another
     label, and at least one side faces the same label. Row by row."""
-    found = set()
-    for k, x in enumerate(tile.codes):
-        if x < 0:
-            continue
-        dr, dc = STEPS[k]
-        o = (k + 2) % 4
-        for cell, t in board.items():
-            if t.codes[o] == x:
-                c = Cell((cell[0] - dr, cell[1] - dc))
-                if c not in found and grid.contains(c) and c not in board and not clashes(board, c, tile):
-                    found.add(c)
-    return tuple(sorted(found))
+    out = []
+    for c, facing in _frontier(board, grid).items():
+        joined = False
+        for x, y in zip(tile.codes, facing):
+            if x >= 0 and y >= 0:
+                if x != y:
+                    break
+                joined = True
+        else:
+            if joined:
+                out.append(c)
+    return tuple(sorted(out))
 
 
 def _ends(board, grid):
     """(labelled side, the neighbour's tile or None, its side facing back) for every labelled side
     of a tile on the grid that faces a cell of the grid."""
+    inside = grid.contains
     for cell, tile in board.items():
-        if grid.contains(cell):
+        if inside(cell):
+            around = _around(cell)
             for k, x in enumerate(tile.codes):
                 if x >= 0:
-                    nc, t, o = _facing(board, cell, k)
-                    if grid.contains(nc):
-                        yield x, t, o
+                    nc = around[k]
+                    if inside(nc):
+                        yield x, board.get(nc), (k + 2) % 4
 
 
 def open_ends(board, grid) -> int:

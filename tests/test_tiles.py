@@ -1,6 +1,8 @@
 """`tiles` declarations, the board built-ins and `view`: symmetries counted by hand, placement
 on a small board worked out by hand, the diagnostics of bad tile sets, and the dice-free setting
 and the text view of rules/railroad-ink.rules."""
+import random
+
 import pytest
 
 from conftest import ROOT, first_diagnostic, run_engine
@@ -76,6 +78,31 @@ def test_places_are_the_free_cells_joined_to_a_matching_side_without_a_clash(sma
     assert [m.label for m in small.legal_moves(s)] == ["plain [road _ road _] at (1, 1)"]
     assert holds(small, s, "clashes(board, cell(1, 0), orientations(plain)[1]) == 1")
     assert holds(small, s, "matches(board, cell(1, 1), orientations(plain)[0]) == 1")
+
+
+def test_places_agree_with_their_definition_on_boards_of_random_play():
+    # places() reads the empty cells a labelled side faces, worked out once per board; here it is
+    # checked against its definition through two other built-ins, cell by cell: every free cell
+    # of the grid where the tile matches at least one side and clashes with none
+    game = load_game(str(RAILROAD))
+    routes = ["straight_highway", "curve_railway", "t_highway", "t_railway", "overpass",
+              "straight_station", "curve_station", "cross_highway", "railway_station", "corner_station"]
+    agree = [command_line_predicates(game, [
+        f"all(places(board, grid, o) == [c for c in cells(grid) where c not in board"
+        f" and matches(board, c, o) >= 1 and clashes(board, c, o) == 0] for o in orientations({name}))"])[0][1]
+        for name in routes]
+    rng = random.Random(3)
+    boards = 0
+    for _ in range(3):
+        s = game.initial_state()
+        while not game.is_terminal(s):
+            if game.current_player(s) < 0:
+                s = game.sample_chance(s, rng).next
+                continue
+            assert all(fn(s) for fn in agree)
+            boards += 1
+            s = rng.choice(game.legal_moves(s)).next
+    assert boards > 60  # 7 rounds of three games, several moves each
 
 
 def test_beside_gives_the_cell_across_a_side(small):
