@@ -156,10 +156,17 @@ def places(board, grid, tile) -> tuple:
     return tuple(sorted(out))
 
 
-def _ends(board, grid):
-    """(labelled side, the neighbour's tile or None, its side facing back) for every labelled side
-    of a tile on the grid that faces a cell of the grid."""
+_last_ends: tuple = (None, None, (0, 0))  # (board, grid, its open and loose ends)
+
+
+def _ends(board, grid) -> tuple:
+    """(open ends, loose ends) of the board: labelled sides of tiles on the grid that face a cell
+    of the grid without the same label, and those of them that face an empty cell."""
+    global _last_ends
+    if _last_ends[0] is board and _last_ends[1] is grid:
+        return _last_ends[2]
     inside = grid.contains
+    n_open = n_loose = 0
     for cell, tile in board.items():
         if inside(cell):
             around = _around(cell)
@@ -167,19 +174,26 @@ def _ends(board, grid):
                 if x >= 0:
                     nc = around[k]
                     if inside(nc):
-                        yield x, board.get(nc), (k + 2) % 4
+                        t = board.get(nc)
+                        if t is None:
+                            n_open += 1
+                            n_loose += 1
+                        elif t.codes[(k + 2) % 4] != x:
+                            n_open += 1
+    _last_ends = (board, grid, (n_open, n_loose))
+    return n_open, n_loose
 
 
 def open_ends(board, grid) -> int:
     """Labelled sides of tiles on the grid that face a cell of the grid without the same label
     (an empty cell, a blank side or another label); sides facing off the grid are not counted."""
-    return sum(1 for x, t, o in _ends(board, grid) if t is None or t.codes[o] != x)
+    return _ends(board, grid)[0]
 
 
 def loose_ends(board, grid) -> int:
     """Labelled sides of tiles on the grid that face an empty cell of the grid: the open ends
     that a tile drawn later may still join or close."""
-    return sum(1 for _, t, _ in _ends(board, grid) if t is None)
+    return _ends(board, grid)[1]
 
 
 _last_joins: tuple = (None, ())  # (board, its joins): a score reads one board several times
