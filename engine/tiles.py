@@ -269,6 +269,29 @@ def longest_trail(board, grid, label) -> int:
         for i, nxt in adj[node]:
             if not used >> i & 1:
                 walk(nxt, used | 1 << i, n + 1)
-    for start in adj:
+    for start in _trail_starts(adj):
         walk(start, 0, 0)
     return best + 1
+
+
+def _trail_starts(adj: dict) -> list:
+    """Where a longest trail of the graph may start: its pieces of odd degree, and one piece of
+    each part in which every degree is even. A trail that ends at a piece of even degree leaves
+    a join there unused and could go on along it; a closed trail that is longest uses every join
+    of its part (any join left would lead off it), so every degree there is even."""
+    starts, seen = [], set()
+    for first in adj:
+        if first in seen:
+            continue
+        part, todo = [], [first]
+        seen.add(first)
+        while todo:
+            p = todo.pop()
+            part.append(p)
+            for _, q in adj[p]:
+                if q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+        odd = [p for p in part if len(adj[p]) % 2]
+        starts += odd or [first]
+    return starts

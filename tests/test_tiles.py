@@ -6,7 +6,7 @@ import random
 import pytest
 
 from conftest import ROOT, first_diagnostic, run_engine
-from engine.load import command_line_predicates, load_game
+from engine.load import command_line_measures, command_line_predicates, load_game
 
 RAILROAD = ROOT / "rules" / "railroad-ink.rules"
 
@@ -103,6 +103,34 @@ def test_places_agree_with_their_definition_on_boards_of_random_play():
             boards += 1
             s = rng.choice(game.legal_moves(s)).next
     assert boards > 60  # 7 rounds of three games, several moves each
+
+
+def test_longest_trails_start_where_a_trail_from_every_piece_would_find_them(monkeypatch):
+    # longest_trail() starts its walks only at pieces of odd degree (and one piece of each part
+    # with none); on boards of random play it must find what walks from every piece find
+    from engine import tiles
+    game = load_game(str(RAILROAD))
+    trails = command_line_measures(game, ["longest_trail(board, grid, road) * 100 + longest_trail(board, grid, rail)"])
+    [(_, both)] = trails
+    rng = random.Random(5)
+    ends = []
+    for _ in range(4):
+        s = game.initial_state()
+        while not game.is_terminal(s):
+            s = (game.sample_chance(s, rng) if game.current_player(s) < 0 else rng.choice(game.legal_moves(s))).next
+        ends.append(s)
+    found = [both(s) for s in ends]
+    monkeypatch.setattr(tiles, "_trail_starts", lambda adj: list(adj))
+    assert [both(s) for s in ends] == found
+    assert max(found) >= 500  # some board has a highway of 5 spaces or more: the walks were long
+    monkeypatch.undo()
+    # a ring of four curves has no piece of odd degree: its 4 joins make a trail of 5 spaces
+    # (the first counted again at the end), and a straight beside it joins nothing
+    ring = ("{cell(0, 0): rotations(curve_highway)[0], cell(0, 1): rotations(curve_highway)[1], "
+            "cell(1, 1): rotations(curve_highway)[2], cell(1, 0): rotations(curve_highway)[3], "
+            "cell(3, 3): straight_highway}")
+    [(_, ring_trail)] = command_line_predicates(game, [f"longest_trail({ring}, grid, road) == 5"])
+    assert ring_trail(game.initial_state())
 
 
 def test_beside_gives_the_cell_across_a_side(small):
