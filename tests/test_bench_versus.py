@@ -20,6 +20,9 @@ def versus(*args):
 def test_a_command_runs_on_both_sides_and_the_ratio_is_printed():
     r = versus("--rounds", "1", "--", "solve", "rules/tictactoe.rules", "--json")
     assert r.returncode == 0, r.stderr
+    assert "outputs: the same" in r.stdout
+    r = versus("--rounds", "1", "--", "solve", "rules/tictactoe.rules")  # text showing its time
+    assert r.returncode == 0, r.stderr
     assert "round 1: commit " in r.stdout and "round 1: working tree" in r.stdout
     assert "ratio of medians, working tree / commit: " in r.stdout
     # tic-tac-toe is a draw under best play: both sides solve it the same way
@@ -47,4 +50,6 @@ def test_json_outputs_are_compared_without_their_timing():
     b = mod.comparable(json.dumps({"seconds": 9.0, "scores": [44, 37]}))
     c = mod.comparable(json.dumps({"seconds": 1.5, "scores": [44, 38]}))
     assert a == b and a != c
-    assert mod.comparable("a line of text\n") == "a line of text\n"
+    # text: the times in seconds are masked, everything else is kept
+    assert mod.comparable("Tic-tac-toe: solved in 0.34 s\n") == mod.comparable("Tic-tac-toe: solved in 12 s\n")
+    assert mod.comparable("value: X 0\n") != mod.comparable("value: X 1\n")
