@@ -15,7 +15,8 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: sides 0..3 
 class Tile:
     """One orientation of a tile: name, side values, labels per side, connection groups."""
 
-    __slots__ = ("name", "sides", "labels", "codes", "groups", "key", "edges", "_hash", "_orientations", "_text")
+    __slots__ = ("name", "sides", "labels", "codes", "groups", "key", "edges", "_hash", "_orientations", "_text",
+                 "_group_at")
 
     def __init__(self, name: str, sides: tuple, labels: tuple, groups):
         self.name, self.sides, self.labels = name, sides, labels
@@ -26,6 +27,7 @@ class Tile:
         self._hash = hash(self.key)
         self._orientations = None
         self._text = f"{name} [{' '.join('_' if x is None else x.name for x in labels)}]"  # labels of moves show it
+        self._group_at = tuple(next((g for g in self.groups if k in g), ()) for k in range(len(labels)))
 
     def __eq__(self, other):
         return self is other or (isinstance(other, Tile) and self.key == other.key)
@@ -69,10 +71,8 @@ class Tile:
         return tuple({t.key: t for t in (self.turned(r, False) for r in range(len(self.labels)))}.values())
 
     def group_of(self, side: int):
-        for g in self.groups:
-            if side in g:
-                return g
-        return ()
+        """The connection group holding `side`, () for a side in none."""
+        return self._group_at[side]
 
 
 _AROUND: dict = {}  # cell -> its neighbours through sides 0..3, made once per cell
@@ -211,9 +211,10 @@ def _pieces(board) -> list:
             x = tile.codes[k]
             if x < 0:
                 continue
-            nc, t, o = _facing(board, cell, k)
+            nc, o = _around(cell)[k], (k + 2) % 4  # o: the neighbour's side facing back
+            t = board.get(nc)
             if t is not None and t.codes[o] == x:
-                joins.append(((cell, tile.group_of(k)), (nc, t.group_of(o)), x))
+                joins.append(((cell, tile._group_at[k]), (nc, t._group_at[o]), x))
     _last_joins = (board, joins)
     return joins
 
