@@ -211,10 +211,9 @@ def _pieces(board) -> list:
             x = tile.codes[k]
             if x < 0:
                 continue
-            nc, o = _around(cell)[k], (k + 2) % 4  # o: the neighbour's side facing back
-            t = board.get(nc)
+            nc, t, o = _facing(board, cell, k)
             if t is not None and t.codes[o] == x:
-                joins.append(((cell, tile._group_at[k]), (nc, t._group_at[o]), x))
+                joins.append(((cell, tile.group_of(k)), (nc, t.group_of(o)), x))
     _last_joins = (board, joins)
     return joins
 

@@ -180,11 +180,11 @@ def _forked_game(g: int):
 
 def _one_game(job: _Job, g: int):
     """Game number g: its returns and its end (the final state, or the summary made of it)."""
-    game, agents, budget, base, max_moves, decided, summary, agent_seed = attrs.astuple(job, recurse=False)
+    game, agents, max_moves, decided = job.game, job.agents, job.max_moves, job.decided
     n = game.num_players
-    rng = random.Random(f"{base} game {g}")
+    rng = random.Random(f"{job.base} game {g}")
     seats = _seats(g, n, len(agents))
-    rngs = [random.Random(rng.getrandbits(64) ^ agent_seed) for _ in range(n)]
+    rngs = [random.Random(rng.getrandbits(64) ^ job.agent_seed) for _ in range(n)]
     memory: list = [None] * n
     s, moves = game.initial_state(), 0
     while not game.is_terminal(s) and (max_moves is None or moves < max_moves):
@@ -196,8 +196,8 @@ def _one_game(job: _Job, g: int):
             break
         if decided is not None:
             decided(g, s)
-        r = agents[seats[p]][1](game, s, budget=budget, rng=rngs[p], memory=memory[p])
+        r = agents[seats[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
         memory[p] = r.memory
         s = game.apply(s, r.move)
         moves += 1
-    return tuple(game.returns(s)), (s if summary is None else summary(g, s))
+    return tuple(game.returns(s)), (s if job.summary is None else job.summary(g, s))
