@@ -135,7 +135,10 @@ def _games(job: _Job, games: range, jobs: int):
     A game that fails in a worker does not raise there: it stops the games not begun yet and
     is raised here once the games under way have ended, so the pool closes normally. Ending a
     pool while a worker may be writing a result can leave `Pool.terminate` waiting forever on
-    the lock that worker held (seen in about 1 in 20 runs on a loaded machine)."""
+    the lock that worker held (seen in about 1 in 20 runs on a loaded machine). A game skipped
+    after a failure can come before the failed one in the order of the games (a worker took the
+    later game first): nothing from the first game missing on is yielded, and the first failure
+    in the order of the games is raised."""
     global _JOB, _STOP
     if jobs <= 1 or len(games) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from (_one_game(job, g) for g in games)
@@ -146,11 +149,14 @@ def _games(job: _Job, games: range, jobs: int):
     try:
         pool = context.Pool(min(jobs, len(games)))
         try:
+            stopped = False
             for kind, value in pool.imap(_forked_game, games):
-                if kind == "failed":
+                if kind == "played" and not stopped:
+                    yield value
+                    continue
+                stopped = True  # a game missing: read on (the rest are skipped) for the failure to raise
+                if kind == "failed" and failure is None:
                     failure = value
-                    break
-                yield value
             pool.close()
             pool.join()
         except BaseException:  # interrupted, or the caller stopped reading

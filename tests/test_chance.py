@@ -345,3 +345,19 @@ def test_after_a_game_fails_in_a_jobs_process_no_other_game_begins(dice, tmp_pat
         play(dice, [("failing", slow_then_failing)], games=40, budget=1, rng=random.Random(0), jobs=2)
     # The two first games fail at about the same time; the 38 others are skipped, not played.
     assert len(begun.read_text()) <= 4
+
+
+def _second_fails_others_skipped(g):  # in place of a worker's game: pickled by name, so at module level
+    return ("skipped", None) if g != 1 else ("failed", ValueError("game 2 failed"))
+
+
+def test_a_game_skipped_before_the_failed_one_still_raises_the_failure(dice, monkeypatch):
+    import search.play
+    from search.play import play
+
+    monkeypatch.setattr(search.play, "_forked_game", _second_fails_others_skipped)
+    shown = []
+    with pytest.raises(ValueError, match="game 2 failed"):
+        play(dice, [("random", lambda *a, **k: None)], games=3, budget=1, rng=random.Random(0), jobs=2,
+             show=lambda g, end: shown.append(g), summary=lambda g, s: None)
+    assert shown == []
