@@ -252,10 +252,16 @@ class Compiler(PySource):
             return lambda env: a(env).get(b(env), c(env))
         if name == "square_grid":
             b = args[1]
-            return lambda env: rt.Grid(a(env), b(env))
+
+            def square_grid(env):
+                rows, cols = a(env), b(env)
+                if rows < 1 or cols < 1:
+                    _fail(span, f"square_grid({rows}, {cols}): a grid needs at least one row and one column")
+                return rt.Grid(rows, cols)
+            return square_grid
         if name == "hex_grid":
             b = args[1]
-            return lambda env: rt.HexGrid(a(env), b(env))
+            return lambda env: rt.HexGrid(c, b(env)) if (c := a(env)) else _fail(span, "hex_grid() of no cells")
         if name == "lines":
             b = args[1]
             return lambda env: a(env).lines(b(env))

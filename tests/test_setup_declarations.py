@@ -142,3 +142,18 @@ def test_hex_neighbours_from_the_language(tmp_path):
     preds = command_line_predicates(game, checks)
     for text, (_, fn) in zip(checks, preds):
         assert fn(game.initial_state()), text
+
+
+@pytest.mark.parametrize("grid, message", [
+    ("square_grid(0, 3)", "square_grid(0, 3): a grid needs at least one row and one column"),
+    ("square_grid(3, -1)", "square_grid(3, -1): a grid needs at least one row and one column"),
+    ('hex_grid([c for c in [cell(0, 0)] where c.row > 0], "even-r")', "hex_grid() of no cells"),
+], ids=["no-rows", "negative-cols", "hex-no-cells"])
+def test_a_grid_without_cells_is_an_error_at_its_call(tmp_path, grid, message):
+    path = tmp_path / "empty.rules"
+    path.write_text(f'game "g"\nconst g = {grid}\nstate {{ n: int = 0 }}\n'
+                    'turn { choose c in cells(g)\n n += 1 }\nterminal n >= 2\nscore n\n')
+    r = run_engine("validate", path)
+    assert r.returncode == 1
+    assert f"empty.rules:2:11: error[runtime]: {message}" in r.stderr
+    assert "Traceback" not in r.stderr
