@@ -60,7 +60,8 @@ def game_sources(game) -> dict:
 
 
 def _simulate(game, playouts: int, steps: int) -> list:
-    """Random playouts from the initial state: they must run without rule errors."""
+    """Random playouts from the initial state: the rules, the view and the heuristics must run
+    on every state without errors, and the invariants hold."""
     rng = random.Random(0)
     found = []
     bar = ProgressBar(playouts, "random playouts")
@@ -87,6 +88,9 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar) -> None:
                     where = "in the initial state" if step == 0 else f"after {step} random moves"
                     found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
                     return
+                game.view(s)  # the view and the heuristics must run on every state too
+                for name in game.heuristics:
+                    game.evaluate(s, name)
                 if game.is_terminal(s):
                     game.returns(s)
                     break

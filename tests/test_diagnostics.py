@@ -961,6 +961,20 @@ def test_validate_on_a_missing_file_exits_2_with_one_line(tmp_path, engine_cli):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("extra, line, col", [
+    ('view if 100 // (3 - x) > 10 then "low" else "high"\n', 7, 9),  # fails at x == 3, the last state
+    ('heuristic near = 100 // (3 - x)\n', 7, 18),
+], ids=["view", "heuristic"])
+def test_validate_runs_the_view_and_the_heuristics_on_every_state_it_reaches(tmp_path, engine_cli, extra, line, col):
+    path = tmp_path / "late.rules"
+    path.write_text('game "g"\nstate { x: 0..3 = 0 }\naction a { x += 1 }\nturn { a }\nterminal x == 3\n'
+                    "score x\n" + extra, encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "1")
+    assert result.returncode == 1, result.stderr
+    assert f"{path}:{line}:{col}: error[runtime]: division by zero (in a random playout)" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_setting_an_unknown_parameter_exits_2_naming_it(engine_cli):
     result = engine_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "nosuch=1")
     assert result.returncode == 2
