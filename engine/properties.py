@@ -259,17 +259,27 @@ class _Run:
                       f"({len(outcomes)} outcome(s))", None, line, s)
         return tuple(o for o, _ in outcomes)
 
-    def apply_all(self, s, moves: tuple, labels: tuple, line: list):
-        """Apply every move to s, which must not change; yields the next states."""
+    def apply_all(self, s, moves: tuple, labels: tuple, line: list) -> list:
+        """Apply every move to s, which must not change; returns the next states.
+
+        s is compared with its text before after the 1st, 2nd, 4th, 8th... move and after the
+        last: a state of many moves is written out a few times, not once a move (which took
+        most of a check's time). A change is named by the move after which it was seen, and
+        by the first move since the check before it when that was not the one before."""
         before = repr(s)
-        for m, label in zip(moves, labels):
+        nexts, checked = [], 0
+        for i, (m, label) in enumerate(zip(moves, labels), 1):
             with self.guard(line, s, f"apply of move '{label}'"):
-                nxt = self.game.apply(s, m)
-            after = repr(s)
-            if after != before:
-                self.fail("property", f"apply changed its input state: applying '{label}' turned "
-                          f"{_clip(before)} into {_clip(after)}", None, line, s)
-            yield nxt
+                nexts.append(self.game.apply(s, m))
+            if i & (i - 1) == 0 or i == len(moves):  # a power of two, or the last
+                after = repr(s)
+                if after != before:
+                    which = f"'{label}'" if i == checked + 1 else \
+                        f"one of the moves from '{labels[checked]}' to '{label}' (moves {checked + 1}-{i})"
+                    self.fail("property", f"apply changed its input state: applying {which} turned "
+                              f"{_clip(before)} into {_clip(after)}", None, line, s)
+                checked = i
+        return nexts
 
     def compare_with_equal_keys(self, s, line: list, labels: tuple, nexts: tuple) -> None:
         """States with equal keys have equal moves, next keys and evaluations."""

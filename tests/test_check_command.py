@@ -225,6 +225,21 @@ class ApplyChangesItsInput(Counter):
         return list(s)
 
 
+class FifthMoveChangesItsInput(Counter):
+    """Eight moves a state; the fifth one writes into the state it is applied to."""
+
+    def initial_state(self):
+        return [0]
+
+    def legal_moves(self, s):
+        return () if self.is_terminal(s) else tuple(f"add {k}" for k in range(1, 9))
+
+    def apply(self, s, mv):
+        if mv == "add 5":
+            s[0] += 5
+        return [s[0] + int(mv[-1])]
+
+
 class CoarseKeys(Counter):
     def key(self, s):
         return s[0] // 2  # 0 and 1 share a key but not their next states
@@ -290,6 +305,14 @@ def test_a_game_whose_apply_changes_its_input_state_is_caught():
     assert f.code == "property" and f.span is None
     assert f.message.startswith("apply changed its input state: applying 'add 1' turned [0] into [1]")
     assert f.moves == ()
+
+
+def test_a_change_made_by_a_later_move_is_caught_and_placed_between_two_checks():
+    # checked after moves 1, 2, 4, 8: the fifth changes [0] into [5], seen after the eighth
+    f = check(FifthMoveChangesItsInput()).failure
+    assert f.code == "property" and f.moves == ()
+    assert f.message.startswith("apply changed its input state: applying one of the moves from 'add 5' to "
+                                "'add 8' (moves 5-8) turned [0] into [5]")
 
 
 def test_a_game_whose_equal_keys_lead_to_different_states_is_caught():
