@@ -76,8 +76,8 @@ LIST_AT_MOST = 1_000
 """validate lists the legal moves of each state it reaches and picks one at random; a state
 whose turn has more complete paths than this gets a move from a random walk down the turn.
 Finding out that a turn is wider costs about as much as listing this many paths, and the walk
-almost nothing. On rules/scythe.rules a quarter of the states reached are wider: validate
-takes about 10 s there, against a minute with 20,000 here."""
+almost nothing. In a game whose largest turns have tens of thousands of paths, a quarter of
+the states reached were wider: validate took about 10 s there, against a minute with 20,000."""
 
 
 def _playouts(game, playouts: int, steps: int, rng, found: list, bar) -> None:
