@@ -6,6 +6,7 @@ state field and local variable.
 """
 from __future__ import annotations
 
+from collections import ChainMap
 from typing import Optional
 
 import attrs
@@ -71,6 +72,8 @@ class Checker:
         self._turn_level: set = set()  # ids of the statements directly in the turn block
         self.merge_slots: dict = {}  # id of each `merge equal paths` -> slots of the local names visible there
         self.scopes: list[dict] = []
+        self._def_calls: list = []  # (def, argument types, call span) of each call with a known argument type
+        self._checked_with: set = set()  # (def name, argument types) already checked so
 
     # ---------------- reporting ----------------
     def error(self, code: str, msg: str, span: m.Span, hint: Optional[str] = None):
@@ -94,6 +97,8 @@ class Checker:
             getattr(self, "check_" + type(d).__name__, lambda d: None)(d)
         self.check_required()
         self.check_recursion()
+        if not any(d.code == "recursion" for d in self.errors):
+            self.check_defs_as_called()
         return self
 
     def declare(self, sym: Symbol):
@@ -554,6 +559,42 @@ class Checker:
         for d in scores[1:]:
             self.error("duplicate", "the score is already declared", d.span, f"first declared at {scores[0].span}")
 
+    def check_defs_as_called(self):
+        """Check the body of each def again with its parameters of the types of each call's
+        arguments (a parameter has no declared type, so the first check knows nothing of it):
+        `edges(c)` in a def called with a cell is an error in the def, with the call as the
+        hint. What this records for the compiler (symbols, types, slots) is thrown away: a
+        def serves calls of several types, and compiles as its first check saw it. Calls met
+        in these checks are checked in turn, each def once per list of argument types."""
+        done = 0
+        while done < len(self._def_calls):
+            d, argt, call = self._def_calls[done]
+            done += 1
+            key = (d.name.name, argt)
+            if key in self._checked_with:
+                continue
+            self._checked_with.add(key)
+            self._check_def_with(d, argt, call)
+
+    def _check_def_with(self, d: m.DefDecl, argt: tuple, call: m.Span):
+        kept = (self.syms, self.types, self.merge_slots, self.nslots, self.scopes, self._current_action)
+        first = len(self.errors)
+        self.syms, self.types, self.merge_slots = ChainMap({}, self.syms), ChainMap({}, self.types), {}
+        self._current_action = None  # the call graph is the first check's
+        try:
+            self.scopes = [{p.name: self.local(p, t) for p, t in zip(d.params, argt)}]
+            self.expr(d.body)
+        finally:
+            found = self.errors[first:]
+            del self.errors[first:]
+            self.syms, self.types, self.merge_slots, self.nslots, self.scopes, self._current_action = kept
+        known = {(x.code, x.message, x.span) for x in self.errors}
+        args = ", ".join(f"{p.name}: {T.show(t)}" for p, t in zip(d.params, argt))
+        for x in found:
+            if (x.code, x.message, x.span) not in known:
+                known.add((x.code, x.message, x.span))
+                self.error(x.code, x.message, x.span, x.hint or f"with {args}, as called at {call}")
+
     def check_recursion(self):
         graph = self._call_graph
 
@@ -942,6 +983,8 @@ class Checker:
                 saved_scopes, saved_action = self.scopes, self._current_action
                 self.check_DefDecl(sym.decl)
                 self.scopes, self._current_action = saved_scopes, saved_action
+            if sym.decl is not None and len(argt) == want_n and any(t != T.ANY for t in argt):
+                self._def_calls.append((sym.decl, tuple(argt), e.span))
             return sym.type
         if sym.kind == "heuristic":
             self.error("not-callable", _HEURISTIC_IN_EXPR.format(name), e.func.span)
