@@ -109,27 +109,25 @@ def test_validate_reports_a_rule_that_fails_while_playing(tmp_path):
     assert "Traceback" not in r.stderr
 
 
-def test_a_def_given_a_value_of_the_wrong_type_is_a_rule_error_not_a_traceback(tmp_path):
-    # def parameters are untyped, and `same` returns whatever it is given, so the checker cannot
-    # know that `has` gets a number here: `1 in p` fails only when the rule runs
+@pytest.mark.parametrize("text, expected", [
+    # the checker sees `has` called with an int: the body, checked again so, is wrong at `p`
+    ("def has(p) = 1 in p\nstate { x: 0..3 = 0 }\naction go { x += 1 }\nturn { go }\n"
+     "terminal has(x) or x == 3\nscore x\n",
+     ["{f}:1:19: error[type-mismatch]: 'in' needs a collection on the right, got int",
+      "hint: with p: int, as called at {f}:5:10"]),
+    # `same` returns whatever it is given, so the checker cannot know that `has` gets a number:
+    # `1 in p` fails when the rule runs, a rule error at the terminal condition
+    ("def same(p) = p\ndef has(p) = 1 in p\nstate { x: 0..3 = 0 }\naction go { x += 1 }\n"
+     "turn { go }\nterminal has(same(x)) or x == 3\nscore x\n",
+     ["{f}:6:1: error[runtime]: the terminal condition failed on a value of an unexpected type"]),
+], ids=["checked", "at-run-time"])
+def test_a_def_given_a_value_of_the_wrong_type_is_a_rule_error_not_a_traceback(tmp_path, text, expected):
     f = tmp_path / "untyped.rules"
-    f.write_text("def same(p) = p\ndef has(p) = 1 in p\nstate { x: 0..3 = 0 }\naction go { x += 1 }\n"
-                 "turn { go }\nterminal has(same(x)) or x == 3\nscore x\n")
+    f.write_text(text)
     r = run_engine("validate", f)
     assert r.returncode == 1
-    assert f"{f}:6:1: error[runtime]: the terminal condition failed on a value of an unexpected type" in r.stderr
-    assert "Traceback" not in r.stderr
-
-
-def test_a_def_called_with_an_argument_of_the_wrong_type_is_an_error_in_the_def(tmp_path):
-    # the body is checked again with p an int, as `has(x)` calls it: `1 in p` at 1:19
-    f = tmp_path / "typed.rules"
-    f.write_text("def has(p) = 1 in p\nstate { x: 0..3 = 0 }\naction go { x += 1 }\nturn { go }\n"
-                 "terminal has(x) or x == 3\nscore x\n")
-    r = run_engine("validate", f)
-    assert r.returncode == 1
-    assert f"{f}:1:19: error[type-mismatch]: 'in' needs a collection on the right, got int" in r.stderr
-    assert f"hint: with p: int, as called at {f}:5:10" in r.stderr
+    for line in expected:
+        assert line.format(f=f) in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
 
 
