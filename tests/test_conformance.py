@@ -162,3 +162,25 @@ def test_an_error_found_through_a_call_in_another_def_names_that_call(tmp_path):
     assert r.returncode == 1
     assert f"{f}:3:26: error[type-mismatch]: edges() needs a tile, got int" in r.stderr
     assert f"hint: with t: int, as called at {f}:4:16" in r.stderr
+
+
+def test_a_checker_failure_in_the_second_look_at_a_def_leaves_the_first_check_as_it_was(tmp_path, monkeypatch):
+    from collections import ChainMap
+
+    from engine.check import Checker
+    from engine.diagnostics import RuleErrors
+    from engine.load import check_file
+
+    first_expr = Checker.expr
+
+    def expr(self, e, want=None):  # fails only in the checks of a def as called (syms is an overlay there)
+        if isinstance(self.syms, ChainMap):
+            raise RuntimeError("a checker bug")
+        return first_expr(self, e, want)
+
+    monkeypatch.setattr(Checker, "expr", expr)
+    f = tmp_path / "nested.rules"
+    f.write_text(SEVERAL_TYPES.replace("score size(l) * 10 + size(b)", "score outer(n) + nosuch"))
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(f))
+    assert [(d.code, d.span.line) for d in info.value.diagnostics] == [("unknown-name", 11)]
