@@ -880,6 +880,8 @@ class Checker:
             return T.BOOL
         if lt == T.ANY and rt == T.ANY:
             return T.ANY
+        if op in ("+", "-") and lt == T.ANY and rt[0] in T.COLLECTIONS:
+            return rt  # an untyped def parameter, the collection on the right: the calls are checked with its type
         if op in ("+", "-") and lt != T.ANY and lt[0] in T.COLLECTIONS:
             if T.fits(rt, lt) or (op == "+" and lt[0] == "list" and T.fits(rt, lt)):
                 return lt

@@ -134,9 +134,11 @@ class Compiler(PySource):
             return lambda env: f(env) in g(env)
         if op == "not in":
             return lambda env: f(env) not in g(env)
-        lt = self.type_of(e.left)
+        lt, rt = self.type_of(e.left), self.type_of(e.right)
+        if op in ("+", "-") and lt == T.ANY and rt != T.ANY and rt[0] in T.COLLECTIONS:
+            lt = rt  # an untyped def parameter: the checker takes it for the collection on the right
         if op in ("+", "-") and lt != T.ANY and lt[0] in T.COLLECTIONS:
-            whole = T.fits(self.type_of(e.right), lt)
+            whole = T.fits(rt, lt)
             combine = _collection_op(lt[0], op, whole, e.span)
             return lambda env: combine(f(env), g(env))
         if op == "//":

@@ -153,9 +153,9 @@ class PySource:
 
     def p_BinOp(self, e: m.BinOp):
         a, b, op = self.src(e.left), self.src(e.right), e.op
-        lt = self.type_of(e.left)
-        if op in ("+", "-") and lt != T.ANY and lt[0] in T.COLLECTIONS:
-            return None
+        lt, rt = self.type_of(e.left), self.type_of(e.right)
+        if op in ("+", "-") and any(t != T.ANY and t[0] in T.COLLECTIONS for t in (lt, rt)):
+            return None  # the collection operation of compile.py
         if op in ("and", "or", "in", "not in", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "//", "%"):
             return f"({a} {op} {b})"
         return None
