@@ -141,6 +141,9 @@ class Compiler(PySource):
             whole = T.fits(rt, lt)
             combine = _collection_op(lt[0], op, whole, e.span)
             return lambda env: combine(f(env), g(env))
+        if op in ("+", "-") and lt == T.ANY and rt == T.ANY:
+            combine = _untyped_op(op, e.span)
+            return lambda env: combine(f(env), g(env))
         if op == "//":
             return lambda env: (f(env) // d) if (d := g(env)) else _fail(e.span, "division by zero")
         if op == "%":
@@ -817,6 +820,27 @@ def _collection_op(kind: str, op: str, whole: bool, span):
         i = a.index(x)
         return a[:i] + a[i + 1:]
     return remove_one
+
+
+def _untyped_op(op: str, span):
+    """`+`/`-` on two values whose types the checker does not know (def parameters): the
+    numbers', or the collection operation for the kind of the left value. A list takes only a
+    whole list (as the checker has it); a set or bag takes a whole one of its kind or one
+    element, which cannot be told apart when it holds collections of its own kind."""
+    plain = _OPS[op]
+
+    def combine(a, b):
+        kind = "bag" if isinstance(a, rt.Bag) else "set" if isinstance(a, frozenset) else \
+            "list" if type(a) is tuple else None
+        if kind is None:
+            return plain(a, b)
+        whole = kind == "list" or isinstance(b, type(a))
+        if kind != "list" and whole and any(isinstance(x, type(a)) for x in a):
+            _fail(span, f"'{op}' on {rt.format_value(a)} and {rt.format_value(b)}: one element or the whole "
+                        f"{kind}? A def's parameters carry no type, so it cannot be told here; write it where "
+                        "the types are known")
+        return _collection_op(kind, op, whole, span)(a, b)
+    return combine
 
 
 def _in_order(coll):

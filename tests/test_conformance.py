@@ -217,3 +217,39 @@ def test_a_def_taking_a_set_from_a_bag_is_an_error_with_the_call(tmp_path):
     assert f"{f}:4:20: error[type-mismatch]: '-' on bag<int> needs bag<int> or int, got set<int>" in r.stderr
     assert f"hint: with s: bag<int>, as called at {f}:11:61" in r.stderr
     assert f"{f}: 1 error\n" in r.stderr  # the other defs check clean
+
+
+UNTYPED_OPS = """game "g"
+def twice(c) = c + c
+def less(c, x) = c - x
+state { n: 0..1 = 0
+        bank: bag<int> = bag([1, 2])
+        seen: set<int> = {1, 3}
+        l: list<int> = [4, 5, 4]
+        nest: set<set<int>> = {{1}} }
+action go { n += 1 }
+turn { go }
+terminal n == 1
+score len(twice(bank)) * 1000 + len(twice(seen)) * 100 + len(less(bank, 2)) * 10 + len(less(l, [4])) + twice(3)
+"""
+
+
+def test_plus_and_minus_between_two_def_parameters_follow_the_kind_of_the_left_value(tmp_path):
+    # by hand: bag [1, 2] twice has 4 items, set {1, 3} twice 2, bag [1, 2] less 2 has 1,
+    # [4, 5, 4] less [4] is [5], and 3 + 3 = 6: 4000 + 200 + 10 + 1 + 6
+    f = tmp_path / "untyped_ops.rules"
+    f.write_text(UNTYPED_OPS)
+    assert run_engine("validate", f).returncode == 0
+    r = run_engine("play", f, "--agents", "random", "--games", "1", "--json")
+    assert json.loads(r.stdout)["agents"][0]["mean"] == 4217
+
+
+def test_an_element_or_a_whole_set_that_cannot_be_told_apart_in_a_def_is_a_rule_error(tmp_path):
+    # {{1}} - {1}: take the set {1} out, or take 1 out of it? `c - x` at 3:18
+    f = tmp_path / "untyped_ops.rules"
+    f.write_text(UNTYPED_OPS.replace("score len(twice(bank))", "score len(less(nest, {1})) + len(twice(bank))"))
+    r = run_engine("validate", f)
+    assert r.returncode == 1
+    assert (f"{f}:3:18: error[runtime]: '-' on {{{{1}}}} and {{1}}: one element or the whole set? "
+            "A def's parameters carry no type") in r.stderr
+    assert "Traceback" not in r.stderr
