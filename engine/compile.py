@@ -142,7 +142,7 @@ class Compiler(PySource):
             combine = _collection_op(lt[0], op, whole, e.span)
             return lambda env: combine(f(env), g(env))
         if op in ("+", "-") and lt == T.ANY and rt == T.ANY:
-            combine = _untyped_op(op, e.span)
+            combine = untyped_op(op, e.span)
             return lambda env: combine(f(env), g(env))
         if op == "//":
             return lambda env: (f(env) // d) if (d := g(env)) else _fail(e.span, "division by zero")
@@ -822,7 +822,7 @@ def _collection_op(kind: str, op: str, whole: bool, span):
     return remove_one
 
 
-def _untyped_op(op: str, span):
+def untyped_op(op: str, span):
     """`+`/`-` on two values whose types the checker does not know (def parameters): the
     numbers', or the collection operation for the kind of the left value. A list takes only a
     whole list (as the checker has it); a set or bag takes a whole one of its kind or one
@@ -830,6 +830,8 @@ def _untyped_op(op: str, span):
     plain = _OPS[op]
 
     def combine(a, b):
+        if type(a) is int:
+            return plain(a, b)
         kind = "bag" if isinstance(a, rt.Bag) else "set" if isinstance(a, frozenset) else \
             "list" if type(a) is tuple else None
         if kind is None:

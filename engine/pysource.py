@@ -154,8 +154,11 @@ class PySource:
     def p_BinOp(self, e: m.BinOp):
         a, b, op = self.src(e.left), self.src(e.right), e.op
         lt, rt = self.type_of(e.left), self.type_of(e.right)
-        if op in ("+", "-") and (lt == rt == T.ANY or any(t != T.ANY and t[0] in T.COLLECTIONS for t in (lt, rt))):
-            return None  # the collection operation of compile.py (Python's own `-` takes a set whole)
+        if op in ("+", "-") and lt == rt == T.ANY:  # by the kind of the left value (Python's `-` takes a set whole)
+            from .compile import untyped_op
+            return f"{self._name(untyped_op(op, e.span))}({a}, {b})"
+        if op in ("+", "-") and any(t != T.ANY and t[0] in T.COLLECTIONS for t in (lt, rt)):
+            return None  # the collection operation of compile.py
         if op in ("and", "or", "in", "not in", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "//", "%"):
             return f"({a} {op} {b})"
         return None
