@@ -131,6 +131,14 @@ def test_a_def_given_a_value_of_the_wrong_type_is_a_rule_error_not_a_traceback(t
     assert "Traceback" not in r.stderr
 
 
+def checked_score_of_one_game(path, text) -> float:
+    """Write text to path; it must validate; the score of one game of it."""
+    path.write_text(text)
+    assert run_engine("validate", path).returncode == 0
+    r = run_engine("play", path, "--agents", "random", "--games", "1", "--json")
+    return json.loads(r.stdout)["agents"][0]["mean"]
+
+
 SEVERAL_TYPES = """game "g"
 def size(c) = len(c)
 def inner(t) = len(edges(t))
@@ -146,11 +154,8 @@ score size(l) * 10 + size(b)
 
 
 def test_a_def_called_with_a_list_and_with_a_bag_checks_clean_and_runs(tmp_path):
-    f = tmp_path / "several.rules"
-    f.write_text(SEVERAL_TYPES.replace("def inner(t) = len(edges(t))\ndef outer(u) = inner(u)\n", ""))
-    assert run_engine("validate", f).returncode == 0
-    r = run_engine("play", f, "--agents", "random", "--games", "1", "--json")
-    assert json.loads(r.stdout)["agents"][0]["mean"] == 23  # 2 * 10 + 3, by hand
+    text = SEVERAL_TYPES.replace("def inner(t) = len(edges(t))\ndef outer(u) = inner(u)\n", "")
+    assert checked_score_of_one_game(tmp_path / "several.rules", text) == 23  # 2 * 10 + 3, by hand
 
 
 def test_an_error_found_through_a_call_in_another_def_names_that_call(tmp_path):
@@ -202,11 +207,7 @@ score len(grown([5, 6])) * 100 + len(more(bank)) * 10 + len(fewer(seen))
 
 def test_a_def_adds_to_and_takes_from_a_parameter_as_the_collection_on_the_right(tmp_path):
     # by hand: [5, 6] + [1] has 3 items, bag {1, 2} + {2, 2} has 4, set {1, 3} - {1} has 1
-    f = tmp_path / "collections.rules"
-    f.write_text(COLLECTION_DEFS)
-    assert run_engine("validate", f).returncode == 0
-    r = run_engine("play", f, "--agents", "random", "--games", "1", "--json")
-    assert json.loads(r.stdout)["agents"][0]["mean"] == 341
+    assert checked_score_of_one_game(tmp_path / "collections.rules", COLLECTION_DEFS) == 341
 
 
 def test_a_def_taking_a_set_from_a_bag_is_an_error_with_the_call(tmp_path):
@@ -237,11 +238,7 @@ score len(twice(bank)) * 1000 + len(twice(seen)) * 100 + len(less(bank, 2)) * 10
 def test_plus_and_minus_between_two_def_parameters_follow_the_kind_of_the_left_value(tmp_path):
     # by hand: bag [1, 2] twice has 4 items, set {1, 3} twice 2, bag [1, 2] less 2 has 1,
     # [4, 5, 4] less [4] is [5], and 3 + 3 = 6: 4000 + 200 + 10 + 1 + 6
-    f = tmp_path / "untyped_ops.rules"
-    f.write_text(UNTYPED_OPS)
-    assert run_engine("validate", f).returncode == 0
-    r = run_engine("play", f, "--agents", "random", "--games", "1", "--json")
-    assert json.loads(r.stdout)["agents"][0]["mean"] == 4217
+    assert checked_score_of_one_game(tmp_path / "untyped_ops.rules", UNTYPED_OPS) == 4217
 
 
 def test_an_element_or_a_whole_set_that_cannot_be_told_apart_in_a_def_is_a_rule_error(tmp_path):
