@@ -7,6 +7,9 @@ STEPS[k]; two tiles are joined across a shared edge when both facing sides carry
 """
 from __future__ import annotations
 
+import functools
+import operator
+
 from .runtime import Cell, FrozenMap
 
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: sides 0..3 of a square tile
@@ -115,15 +118,25 @@ def matches(board, cell, tile) -> int:
     return n
 
 
-_last_frontier: tuple = (None, None, {})  # (board, grid, its frontier): a turn reads one board often
+def _last_call(fn):
+    """fn that keeps its last result, for arguments that are the very same objects (by identity):
+    a turn or a score reads one board many times, and boards do not change."""
+    last: list = [(), None]
+
+    @functools.wraps(fn)
+    def cached(*args):
+        if len(last[0]) == len(args) and all(map(operator.is_, last[0], args)):
+            return last[1]
+        found = fn(*args)
+        last[:] = args, found
+        return found
+    return cached
 
 
+@_last_call
 def _frontier(board, grid) -> dict:
     """The empty cells of the grid that a labelled side faces: cell -> the labels facing its
     sides 0..3 (-1 where none does)."""
-    global _last_frontier
-    if _last_frontier[0] is board and _last_frontier[1] is grid:
-        return _last_frontier[2]
     found: dict = {}
     for cell, t in board.items():
         around = _around(cell)
@@ -135,7 +148,6 @@ def _frontier(board, grid) -> dict:
                     if facing is None:
                         facing = found[c] = [-1, -1, -1, -1]
                     facing[(o + 2) % 4] = x
-    _last_frontier = (board, grid, found)
     return found
 
 
@@ -156,15 +168,10 @@ def places(board, grid, tile) -> tuple:
     return tuple(sorted(out))
 
 
-_last_ends: tuple = (None, None, (0, 0))  # (board, grid, its open and loose ends)
-
-
+@_last_call
 def _ends(board, grid) -> tuple:
     """(open ends, loose ends) of the board: labelled sides of tiles on the grid that face a cell
     of the grid without the same label, and those of them that face an empty cell."""
-    global _last_ends
-    if _last_ends[0] is board and _last_ends[1] is grid:
-        return _last_ends[2]
     inside = grid.contains
     n_open = n_loose = 0
     for cell, tile in board.items():
@@ -180,7 +187,6 @@ def _ends(board, grid) -> tuple:
                             n_loose += 1
                         elif t.codes[(k + 2) % 4] != x:
                             n_open += 1
-    _last_ends = (board, grid, (n_open, n_loose))
     return n_open, n_loose
 
 
@@ -196,15 +202,10 @@ def loose_ends(board, grid) -> int:
     return _ends(board, grid)[1]
 
 
-_last_joins: tuple = (None, ())  # (board, its joins): a score reads one board several times
-
-
+@_last_call
 def _pieces(board) -> list:
     """Pieces (cell, group) of the board's tiles and the joins between them across edges, as
     (piece, piece, label) with the label both facing sides carry."""
-    global _last_joins
-    if _last_joins[0] is board:
-        return _last_joins[1]
     joins = []
     for cell, tile in board.items():
         for k in (1, 2):  # right and down: every shared edge once
@@ -214,19 +215,13 @@ def _pieces(board) -> list:
             nc, t, o = _facing(board, cell, k)
             if t is not None and t.codes[o] == x:
                 joins.append(((cell, tile.group_of(k)), (nc, t.group_of(o)), x))
-    _last_joins = (board, joins)
     return joins
 
 
-_last_networks: tuple = (None, ())  # (board, its networks)
-
-
+@_last_call
 def networks(board) -> tuple:
     """The connected networks of the board, each as the set of cells it passes through; a tile
     whose groups are apart (an overpass) may be in two networks. Ordered by their first cell."""
-    global _last_networks
-    if _last_networks[0] is board:
-        return _last_networks[1]
     parent = {}
 
     def find(p):
@@ -244,9 +239,7 @@ def networks(board) -> tuple:
     nets: dict = {}
     for p in parent:
         nets.setdefault(find(p), set()).add(p[0])
-    found = tuple(sorted((frozenset(s) for s in nets.values()), key=lambda s: min(s)))
-    _last_networks = (board, found)
-    return found
+    return tuple(sorted((frozenset(s) for s in nets.values()), key=lambda s: min(s)))
 
 
 def longest_trail(board, grid, label) -> int:
