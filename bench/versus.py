@@ -7,8 +7,8 @@ command `python -m engine ENGINE ARGS` runs there and in the repository root in 
 (default 3), so both sides see the same machine at the same moments. Printed: each side's best
 and median wall time, the ratio of the medians (working tree / commit), and whether the two
 sides printed the same output (a `--json` object is compared without its "seconds", text with
-its times in seconds masked). The
-default command plays two Railroad Ink games with mcts at 1,000 calls a decision.
+its times in seconds masked). The default command plays two Railroad Ink games with mcts at
+1,000 calls a decision.
 """
 from __future__ import annotations
 
