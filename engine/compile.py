@@ -713,28 +713,32 @@ class Compiler(PySource):
             for i, v in zip(slots, vals):
                 env[i] = v
 
-        def add_label(env):
+        def add_label(env, at):
+            """The label goes before those of the actions called in the body (at: their start)."""
             text = label(env) if label is not None else name
             if text:  # an action labelled "" is a step of a larger one and adds nothing
-                env[L] = env[L] + (text,)
+                done = env[L]
+                env[L] = done + (text,) if at == len(done) else done[:at] + (text,) + done[at:]
 
         if body[0] == SIMPLE:
             step = body[1]
 
             def call(env):
                 bind(env)
+                at = len(env[L])
                 if not step(env):
                     return False
-                add_label(env)
+                add_label(env, at)
                 return True
             return SIMPLE, call
         fork = body[1]
 
         def call_fork(env, k):
             bind(env)
+            at = len(env[L])
 
             def done(e):
-                add_label(e)
+                add_label(e, at)
                 k(e)
             fork(env, done)
         return FORK, call_fork

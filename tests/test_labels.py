@@ -1,0 +1,42 @@
+"""A move's label: the labels of the actions on its path, in the order they were called."""
+from engine.load import load_game
+
+GAME = """
+state { pos: 0..3 = 0  marks: set<int> = {}  score_track: int = 0  done: bool = no }
+action bonus(k) "bonus {k}" { score_track += k }
+action build "build" { bonus(2)  tidy }
+action tidy "tidy" { bonus(1) }
+action mark(c) "mark {c}" { marks += c }
+action walk "walk to {b}" {
+    choose b in 1..2
+    optional { mark(b) }
+    pos = b
+}
+action quiet "" { bonus(5) }
+action finish "finish" { done = yes }
+turn { TURN }
+terminal done
+score score_track
+"""
+
+
+def labels(tmp_path, turn: str) -> list:
+    path = tmp_path / "labels.rules"
+    path.write_text(GAME.replace("TURN", turn))
+    game = load_game(str(path))
+    return [m.label for m in game.legal_moves(game.initial_state())]
+
+
+def test_a_caller_comes_before_the_actions_it_calls_and_they_in_the_order_called(tmp_path):
+    # build calls bonus(2), then tidy, which calls bonus(1)
+    assert labels(tmp_path, "build  finish") == ["build | bonus 2 | tidy | bonus 1 | finish"]
+
+
+def test_a_caller_whose_label_names_a_later_choice_still_comes_first(tmp_path):
+    # walk's label is evaluated when walk has finished, after the optional mark it calls
+    assert labels(tmp_path, "walk  finish") == ["walk to 1 | finish", "walk to 1 | mark 1 | finish",
+                                                 "walk to 2 | finish", "walk to 2 | mark 2 | finish"]
+
+
+def test_an_action_labelled_empty_adds_nothing_but_what_it_calls(tmp_path):
+    assert labels(tmp_path, "quiet  finish") == ["bonus 5 | finish"]
