@@ -11,8 +11,9 @@ from .load import command_line_measures, command_line_predicates, load_game, par
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
-from search.agents import ALGORITHMS, CHOICES, END, LINE_PLANNERS, TAKES, Options, make_agent, plan
+from search.agents import ALGORITHMS, CHANCE_STEPS, CHOICES, END, LINE_PLANNERS, TAKES, Options, make_agent, plan
 from search.play import Tally, play
+from search.protocol import CHANCE
 from search.stats import stats
 
 
@@ -191,6 +192,9 @@ def cmd_search(args) -> int:
         print("  no line reached the end of the game within the budget")
         return 0
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
+    before = [game.initial_state()] + [t for _, t in r.best_line[:-1]]
+    if any(game.current_player(s) == CHANCE for s in before):
+        print(f"  chance: {CHANCE_STEPS[args.algo]}")
     print("  best line:")
     for mv, _ in r.best_line:
         print(f"    {game.describe(mv)}")

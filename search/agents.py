@@ -24,6 +24,15 @@ LINE_PLANNERS = ("backtrack", "random-walk", "beam", "max-score", "mcts")
 
 ALGORITHMS = LINE_PLANNERS + ("osla", "flat-mc", "rhea")
 
+CHANCE_STEPS = {
+    "backtrack": "every outcome of a chance step tried like a move: the best line is the best case over chance",
+    "beam": "one outcome drawn by weight at each chance step, the same for every line compared",
+    **dict.fromkeys(("random-walk", "max-score", "mcts"),
+                    "outcomes drawn by weight, afresh for each line tried: the best line had the luck of its draws"),
+    **dict.fromkeys(("osla", "flat-mc", "rhea"), "outcomes drawn by weight as the line was played"),
+}
+"""How each algorithm's line meets chance steps, as `search` reports it."""
+
 MEMORY = {"mcts": "reuse", "rhea": "shifted"}
 """The option through which an algorithm gets its previous decision's `memory`."""
 

@@ -1,9 +1,10 @@
 """Greedy beam search: expand a layer, keep the best `width` states by a heuristic (seed 000)."""
 from __future__ import annotations
 
+import random
 from typing import Callable, Iterable, Optional
 
-from .budget import Budgeted, Observer, Progress, Result
+from .budget import Budgeted, Observer, Progress, Result, sample_outcome
 
 
 def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristic: Optional[str] = None,
@@ -14,10 +15,14 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
     failing `keep` dropped (a line ending in one is no result either), the `width` best by the
     heuristic kept plus `extra` others drawn at random with rng (seed 000's survivors). Ended lines are recorded, not expanded. With
     `sample`, a state with more than `sample` moves gives `sample` moves drawn at random (see
-    Budgeted.some_moves), so a few very wide states do not take up the whole budget."""
+    Budgeted.some_moves), so a few very wide states do not take up the whole budget. A chance
+    step gives one outcome drawn by weight, and the k-th chance step of every line draws with
+    the same seed, so the lines compared meet the same luck (choosing outcomes like moves
+    would plan for the luckiest)."""
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     p = fm.player
-    layer = [(state, ())]  # (state, line from the start)
+    layer = [(state, (), 0)]  # (state, line from the start, chance steps on it)
+    seeds: list = []  # the k-th chance step's seed, shared by every line
     if game.is_terminal(state):
         fm.finish((), state)
         layer = []
@@ -26,24 +31,29 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
         depth += 1
         fm.iterations += 1
         seen: dict = {}
-        for s, line in layer:
+        for s, line, k in layer:
             if fm.spent:
                 break
-            options = fm.options(s) if sample is None or fm.is_chance(s) else fm.some_moves(s, sample, rng)
+            if fm.is_chance(s):
+                while len(seeds) <= k:
+                    seeds.append(rng.getrandbits(64))
+                options, k = [sample_outcome(game, s, random.Random(seeds[k]))], k + 1
+            else:
+                options = fm.moves(s) if sample is None else fm.some_moves(s, sample, rng)
             if not options:  # a dead end ends its line
                 fm.finish(line, s)
             for m in options:
                 t = fm.apply(s, m)
-                k = game.key(t)
-                if k in seen:
+                key = game.key(t)
+                if key in seen:
                     continue
                 path = line + ((m, t),)
                 if game.is_terminal(t):
                     if keep is None or keep(t):
                         fm.finish(path, t)
-                    seen[k] = None
+                    seen[key] = None
                     continue
-                seen[k] = (t, path)
+                seen[key] = (t, path, k)
         ranked = [x for x in seen.values() if x is not None and (keep is None or keep(x[0]))]
         ranked.sort(key=lambda x: fm.values(x[0], heuristic)[p], reverse=True)
         layer = ranked[:width]

@@ -332,6 +332,24 @@ def test_play_draws_chance_outcomes_by_their_weights():
     assert_heads_about_a_quarter([f for flips, _ in finals for f in flips])
 
 
+def test_beam_draws_chance_outcomes_by_their_weights():
+    game, flips = CoinCalls(rounds=40), []
+    for seed in range(30):  # 30 runs of 40 flips each: 1,200 flips
+        r = beam(game, game.initial_state(), width=4, rng=random.Random(seed))
+        flips += r.best_line[-1][1][0]
+    assert_heads_about_a_quarter(flips)
+
+
+def test_every_line_of_a_beam_meets_the_same_chance_outcomes():
+    game, seen = CoinCalls(rounds=10), []
+    beam(game, game.initial_state(), width=4, rng=random.Random(11), observers=[seen.append])
+    calls_seen = {calls for _, calls in seen}
+    assert len(calls_seen) > 10  # the beam held several lines ...
+    # ... and each number of flips was reached by one sequence of flips only
+    flip_lines = {flips for flips, _ in seen}
+    assert len(flip_lines) == 10 and len({len(f) for f in flip_lines}) == 10
+
+
 def test_backtrack_visits_both_outcomes_of_a_chance_node():
     game, seen = CoinCalls(rounds=1), []
     r = backtrack(game, game.initial_state(), observers=[seen.append])

@@ -194,3 +194,19 @@ def test_play_with_a_beam_too_small_to_finish_a_line_still_plays():
     r = run_engine("play", "rules/nidavellir.rules", "--agents", "beam", "--budget", "300", "--games", "1")
     assert "Traceback" not in r.stderr
     assert r.returncode == 0
+
+
+@pytest.mark.parametrize("algo, how", [("backtrack", "the best case over chance"),
+                                       ("beam", "the same for every line compared"),
+                                       ("mcts", "afresh for each line tried")])
+def test_search_says_how_its_line_met_the_chance_steps(algo, how):
+    r = run_engine("search", "tests/fixtures/dice.rules", "--algo", algo, "--budget", "2000")
+    assert r.returncode == 0, r.stderr
+    [line] = [x for x in r.stdout.splitlines() if x.startswith("  chance: ")]
+    assert how in line
+
+
+def test_search_says_nothing_of_chance_for_a_game_without_it():
+    r = run_engine("search", "rules/nidavellir.rules", "--algo", "beam")
+    assert r.returncode == 0, r.stderr
+    assert "chance" not in r.stdout
