@@ -250,3 +250,19 @@ def test_an_element_or_a_whole_set_that_cannot_be_told_apart_in_a_def_is_a_rule_
     assert (f"{f}:3:18: error[runtime]: '-' on {{{{1}}}} and {{1}}: one element or the whole set? "
             "A def's parameters carry no type") in r.stderr
     assert "Traceback" not in r.stderr
+
+
+CELL_PARTS = """game "g"
+const grid = square_grid(2, 3)
+def weight(c) = 10 * c.row + c.col
+state { n: 0..1 = 0 }
+action go { n += 1 }
+turn { go }
+terminal n == 1
+score sum(weight(c) for c in cells(grid)) + cell(4, 7).col
+"""
+
+
+def test_a_cell_gives_its_row_and_column(tmp_path):
+    # rows 0-1, columns 0-2: 10 * (0 + 0 + 0 + 1 + 1 + 1) + (0 + 1 + 2) * 2 = 36, then 7; by hand
+    assert checked_score_of_one_game(tmp_path / "cells.rules", CELL_PARTS) == 43
