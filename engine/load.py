@@ -16,16 +16,29 @@ INVARIANT_SOURCE = "--invariant"
 """The file name of `--invariant` expressions in diagnostics; expression k is its line k."""
 
 
+def _not_utf8(path: str, data: bytes, at: int) -> str:
+    """Where a file stops being UTF-8 text, as file:line:col."""
+    before = data[:at]
+    line = before.count(b"\n") + 1
+    col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+    return (f"{path}:{line}:{col}: not UTF-8 text (byte 0x{data[at]:02x}); rule files are UTF-8 "
+            "(a binary file or another encoding?)")
+
+
 def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> tuple:
     """Parse a file and the files it `use`s; returns (decls, sources)."""
     sources = {} if sources is None else sources
     p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{path}: a directory, not a rule file (expected a file such as {path.rstrip('/')}/NAME.rules)")
     if not p.is_file():
         raise UsageError(f"{path}: no such rule file")
     try:
         text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"{path}: cannot read the file ({e.__class__.__name__})")
+    except UnicodeDecodeError as e:
+        raise UsageError(_not_utf8(path, p.read_bytes(), e.start)) from None
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read the file ({e.strerror or e.__class__.__name__})") from None
     sources[path] = text
     try:
         rf = parse_text(text, path)

@@ -1014,3 +1014,18 @@ def test_a_heuristic_inside_an_expression_points_to_a_def_not_to_a_call(tmp_path
     d = errors.diagnostics[0]
     assert d.code == code and (d.span.line, d.span.col) == (7, 18)
     assert "def" in d.message and "call it" not in d.message and "cannot be called" not in d.message, d.message
+
+
+def test_a_directory_given_for_a_rule_file_is_named_as_such(tmp_path, engine_cli):
+    r = engine_cli("validate", str(tmp_path))
+    assert r.returncode == 2
+    assert r.stderr == f"error: {tmp_path}: a directory, not a rule file (expected a file such as {tmp_path}/NAME.rules)\n"
+
+
+def test_a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte(tmp_path, engine_cli):
+    path = tmp_path / "latin1.rules"
+    path.write_bytes('game "g"\n# café\n'.encode("latin-1"))  # é is the byte 0xe9, column 6 of line 2
+    r = engine_cli("validate", str(path))
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"error: {path}:2:6: not UTF-8 text (byte 0xe9)")
+    assert "Traceback" not in r.stderr
