@@ -248,6 +248,8 @@ class Compiler(PySource):
             t = self.type_of(e.args[0].value)
             if t != T.ANY and t[0] == "map":
                 return lambda env: rt.Bag(_expand_counts(a(env)))
+            if t == T.ANY:  # a def parameter: a map gives its counts, as where the type is known
+                return lambda env: rt.Bag(_expand_counts(v) if isinstance(v := a(env), dict) else v)
             return lambda env: rt.Bag(a(env))
         if name == "up_to":
             b = args[1]
@@ -864,6 +866,9 @@ def _expand_counts(mp) -> list:
 
 
 def _dyn_attr(obj, name, span):
+    """`.name` of a value whose type the checker does not know (a def parameter)."""
+    if name == "name" and isinstance(obj, tiles.Tile):
+        return obj.name
     fields = getattr(obj, "_fields", ())
     if name in fields:
         return obj[fields.index(name)]

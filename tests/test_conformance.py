@@ -266,3 +266,24 @@ score sum(weight(c) for c in cells(grid)) + cell(4, 7).col
 def test_a_cell_gives_its_row_and_column(tmp_path):
     # rows 0-1, columns 0-2: 10 * (0 + 0 + 0 + 1 + 1 + 1) + (0 + 1 + 2) * 2 = 36, then 7; by hand
     assert checked_score_of_one_game(tmp_path / "cells.rules", CELL_PARTS) == 43
+
+
+UNTYPED_BUILTINS = """game "g"
+enum Side { N, E, S, W }
+enum Kind { road }
+tiles Route: Side -> Kind {
+    straight = (road, _, road, _)
+}
+def as_bag(m) = bag(m)
+def name_of(t) = t.name
+state { n: 0..1 = 0 }
+action go { n += 1 }
+turn { go }
+terminal n == 1
+score len(as_bag({5: 2, 7: 1})) * 100 + len(name_of(straight))
+"""
+
+
+def test_a_def_parameter_holding_a_map_or_a_tile_works_as_the_typed_value_would(tmp_path):
+    # bag of a map: each key as many times as its count, 2 + 1 = 3 elements; "straight": 8 letters
+    assert checked_score_of_one_game(tmp_path / "untyped.rules", UNTYPED_BUILTINS) == 308
