@@ -1,10 +1,15 @@
 """The search, play and stats commands: their JSON, published figures, and usage errors."""
 import importlib.util
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
-from conftest import run_engine
+from conftest import ROOT, run_engine
 
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 
@@ -210,3 +215,25 @@ def test_search_says_nothing_of_chance_for_a_game_without_it():
     r = run_engine("search", "rules/nidavellir.rules", "--algo", "beam")
     assert r.returncode == 0, r.stderr
     assert "chance" not in r.stdout
+
+
+def children_of(pid: int) -> list:
+    path = f"/proc/{pid}/task/{pid}/children"
+    return open(path).read().split() if os.path.exists(path) else []
+
+
+@pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"),
+                    reason="needs /proc to see the workers")
+def test_ctrl_c_during_play_with_jobs_says_interrupted_without_a_traceback():
+    p = subprocess.Popen([sys.executable, "-m", "engine", "play", "rules/railroad-ink.rules", "--agents", "mcts",
+                          "--games", "4", "--jobs", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len(children_of(p.pid)) < 2 and time.monotonic() < deadline:  # the two workers are playing
+        time.sleep(0.1)
+    assert len(children_of(p.pid)) >= 2
+    time.sleep(0.5)
+    os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert err.endswith("interrupted\n") and "Traceback" not in err, err
