@@ -19,15 +19,33 @@ def add_parser(sub):
     _common(f)
     f.add_argument("--features", required=True, metavar="H[,H...]", help="heuristics of the rule file to weigh")
     f.add_argument("--by", metavar="H", help="a heuristic with whole values (a round, say): one fit per value")
-    f.add_argument("--agent", default="mcts", metavar="A", help="the agent that plays the games (default mcts)")
-    f.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    f.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
+    f.add_argument("--agent", metavar="A", help=f"the agent that plays the games (default {PLAYING['agent']})")
+    f.add_argument("--games", type=int, help=f"games to play (default {PLAYING['games']})")
+    f.add_argument("--budget", type=int, help=f"forward-model calls per decision (default {PLAYING['budget']})")
     f.add_argument("--record", metavar="FILE.jsonl", help="write each decision's features and final score here")
     f.add_argument("--from", dest="sources", action="append", metavar="FILE.jsonl",
                    help="fit rows recorded earlier instead of playing (repeatable)")
     f.add_argument("--scale", type=int, default=100, help="the weights are printed times this, rounded (default 100)")
     _algorithm_options(f)
     f.set_defaults(run=cmd_fit)
+
+
+PLAYING = {"agent": "mcts", "games": 100, "budget": 1000}
+"""The options that say how the games to fit are played, with their defaults."""
+ALGORITHM_OPTIONS = ("heuristic", "width", "extra", "sample", "filter", "depth", "population", "backup", "horizon")
+
+
+def _playing_options(args) -> None:
+    """Fill in the defaults of the playing options; with --from, where nothing is played, any of
+    them given is a usage error rather than ignored."""
+    if args.sources:
+        for opt in list(PLAYING) + list(ALGORITHM_OPTIONS):
+            if getattr(args, opt, None) is not None:
+                raise UsageError(f"--{opt}: nothing is played with --from (the rows come from "
+                                 f"{', '.join(args.sources)}), so it would be ignored; leave it out")
+    for opt, default in PLAYING.items():
+        if getattr(args, opt) is None:
+            setattr(args, opt, default)
 
 
 def _names(given: str, game, flag: str) -> list:
@@ -83,6 +101,7 @@ def _stored(paths: list, features: list) -> list:
 
 
 def cmd_fit(args) -> int:
+    _playing_options(args)
     game = _load(args)
     features = _names(args.features, game, "--features")
     if args.by is not None:

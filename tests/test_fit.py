@@ -131,3 +131,14 @@ def test_a_score_that_never_varies_has_no_r2_and_an_empty_file_no_fit(tmp_path):
     empty.write_text("")
     r = run_engine("fit", rules, "--features", "a_now", "--from", empty)
     assert r.returncode == 2 and "no decisions to fit" in r.stderr
+
+
+@pytest.mark.parametrize("flag", [["--games", "5"], ["--agent", "beam"], ["--budget", "10"], ["--width", "3"]])
+def test_an_option_for_playing_given_with_recorded_rows_is_a_usage_error(tmp_path, flag):
+    rules = tmp_path / "counters.rules"
+    rules.write_text(PLANE)
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"game": 1, "group": None, "features": {"a_now": 1}, "final": 2}) + "\n")
+    r = run_engine("fit", rules, "--features", "a_now", "--from", rows, *flag)
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"error: {flag[0]}: nothing is played with --from")
