@@ -13,7 +13,7 @@ import attrs
 
 from . import model as m
 from . import types as T
-from .check_expr import KIND_WORDS, BUILTINS, ExpressionChecks
+from .check_expr import BUILTINS, KIND_WORDS, ExpressionChecks
 from .diagnostics import Diagnostic, did_you_mean
 from search.agents import ALGORITHMS, CHOICES, LEAST, TAKES
 

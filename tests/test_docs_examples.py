@@ -72,53 +72,40 @@ def test_an_example_gives_the_value_written_beside_it(game, example, value):
         assert format_value(value_of(game, example)) == value
 
 
+def outside_strings(text: str, start: int = 0):
+    """(index, character, bracket depth after it) of each character outside string literals."""
+    depth, quoted = 0, False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quoted or ch == '"':
+            quoted = not quoted if ch == '"' else quoted
+            continue
+        depth += (ch in "([{") - (ch in ")]}")
+        yield i, ch, depth
+
+
 def split_arguments(text: str) -> list:
     """The arguments of a call, split at the commas outside brackets and strings."""
-    parts, depth, current, quoted = [], 0, "", False
-    for ch in text:
-        if quoted:
-            quoted = ch != '"'
-        elif ch == '"':
-            quoted = True
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0 and not quoted:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    return parts + [current.strip()]
+    cuts = [i for i, ch, depth in outside_strings(text) if ch == "," and depth == 0]
+    return [text[a + 1:b].strip() for a, b in zip([-1] + cuts, cuts + [len(text)])]
 
 
 def through_same(text: str) -> str:
     """Every argument of every call passed through `same` (a comprehension stays as it is)."""
     out, i = "", 0
     while i < len(text):
-        call = re.match(r"(?<![\w])[A-Za-z_]\w*\(", text[i:]) if i == 0 or not re.match(r"\w", text[i - 1]) else None
+        call = re.match(r"[A-Za-z_]\w*\(", text[i:]) if i == 0 or not re.match(r"\w", text[i - 1]) else None
         if call is None:
             out, i = out + text[i], i + 1
             continue
-        start = end = i + call.end()
-        depth, quoted = 1, False
-        while depth:
-            ch = text[end]
-            if quoted:
-                quoted = ch != '"'
-            elif ch == '"':
-                quoted = True
-            elif ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
-            end += 1
-        args = split_arguments(text[start:end - 1])
+        start = i + call.end()
+        end = next(j for j, _, depth in outside_strings(text, start) if depth < 0)  # the closing parenthesis
+        args = split_arguments(text[start:end])
         if len(args) == 1 and re.search(r"\bfor\b", args[0]):
             inner = through_same(args[0])
         else:
             inner = ", ".join(f"same({through_same(a)})" for a in args)
-        out, i = out + call.group() + inner + ")", end
+        out, i = out + call.group() + inner + ")", end + 1
     return out
 
 
