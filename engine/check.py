@@ -157,8 +157,8 @@ class Checker(ExpressionChecks):
                 base += 1
                 self.fields.append(sym)
         # fields, current player, fired triggers, labels, chance weight, sampler, paths merged,
-        # one path picked (a sampled move)
-        self.nslots = base + 7
+        # one path picked (a sampled move), actions completed on the path (when traced)
+        self.nslots = base + 8
         for d in self.decls:
             if isinstance(d, m.Param):
                 self.declare(Symbol("param", d.name.name, T.ANY, d.name.span, decl=d))

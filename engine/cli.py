@@ -11,7 +11,7 @@ import time
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers
-from .lint import unused
+from .lint import unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
@@ -61,15 +61,18 @@ def game_sources(game) -> dict:
 
 def _simulate(game, playouts: int, steps: int) -> list:
     """Random playouts from the initial state: the rules, the view and the heuristics must run
-    on every state without errors, and the invariants hold."""
+    on every state without errors, and the invariants hold; an action that something calls
+    but that never ran is a warning."""
     rng = random.Random(0)
-    found = []
+    found: list = []
     bar = ProgressBar(playouts, "random playouts")
+    game.reached_actions = set()
     try:
         _playouts(game, playouts, steps, rng, found, bar)
     finally:
         bar.close()
-    return found
+        reached, game.reached_actions = game.reached_actions, None
+    return found or unreached(game.checker, reached, playouts)
 
 
 LIST_AT_MOST = 1_000

@@ -33,8 +33,8 @@ class Compiler(PySource):
         self.ck = checker
         self.params = params
         self.nfields = len(checker.fields)
-        self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED, self.PICK = (
-            self.nfields + i for i in range(7))
+        self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED, self.PICK, self.CALLED = (
+            self.nfields + i for i in range(8))
         self.enum_values = {}
         for enum, names in checker.enums.items():
             for i, n in enumerate(names):
@@ -708,7 +708,7 @@ class Compiler(PySource):
         slots = [self.ck.syms[id(p)].slot for p in d.params]
         label = self.template(d.label) if d.label is not None else None
         name = d.name.name
-        L = self.LABELS
+        L, C = self.LABELS, self.CALLED
 
         def bind(env):
             vals = [a(env) for a in args]
@@ -721,6 +721,8 @@ class Compiler(PySource):
             if text:  # an action labelled "" is a step of a larger one and adds nothing
                 done = env[L]
                 env[L] = done + (text,) if at == len(done) else done[:at] + (text,) + done[at:]
+            if env[C] is not None:  # actions traced (Game.reached_actions)
+                env[C] = env[C] + (name,)
 
         if body[0] == SIMPLE:
             step = body[1]

@@ -111,6 +111,9 @@ class CompiledGame:
         self._moves_held = 0  # moves in self._moves, bounded by MEMO_MOVES
         self._terminal_memo: dict = {}
         self.memo_limit = MEMO_LIMIT  # 0 turns the memo tables off
+        # a set here collects the names of the actions completed on the paths of the moves
+        # worked out from then on, triggers included (validate: actions that never take part)
+        self.reached_actions: Optional[set] = None
 
     # ---------------- protocol ----------------
     def initial_state(self) -> tuple:
@@ -142,7 +145,10 @@ class CompiledGame:
         e[: self.nstate] = s
         e[self.nstate] = ()
         e[self.nstate + 1] = 1
+        if self.reached_actions is not None:
+            e[self.compiler.CALLED] = ()
         return e
+
 
     def legal_moves(self, s) -> tuple:
         moves = self._moves.get(s)
@@ -184,7 +190,7 @@ class CompiledGame:
             return ()
         out = []
 
-        def emit(labels, nxt):
+        def emit(labels, nxt, env):
             out.append((labels, nxt))
             if limit is not None and len(out) > limit:
                 raise _TooMany
@@ -207,13 +213,24 @@ class CompiledGame:
 
     def _end_turn(self, env, emit):
         """A path through the turn is complete: pass the turn on, fire the triggers, then
-        emit(labels, next state) for each way they end."""
+        emit(labels, next state, env) for each way they end."""
         n = self.nstate
         env[n - 2] = (env[n - 2] + 1) % self.num_players
+        if self.reached_actions is not None:
+            emit = self._noting_reached(emit)
         if self._triggers:
-            self._fire(env, 0, lambda e: emit(e[n], tuple(e[:n])))
+            self._fire(env, 0, lambda e: emit(e[n], tuple(e[:n]), e))
         else:
-            emit(env[n], tuple(env[:n]))
+            emit(env[n], tuple(env[:n]), env)
+
+    def _noting_reached(self, emit):
+        """emit, the actions completed on the path first added to reached_actions."""
+        reached, called = self.reached_actions, self.compiler.CALLED
+
+        def noting(labels, nxt, env):
+            reached.update(env[called])
+            emit(labels, nxt, env)
+        return noting
 
     def sample_move(self, s, rng) -> Optional[Move]:
         """One legal move found by a random walk down the turn (each `choose` tries its values
@@ -226,7 +243,7 @@ class CompiledGame:
         got = []
         pick = [rng, False]
 
-        def emit(labels, nxt):
+        def emit(labels, nxt, env):
             if not got:
                 got.append(Move(" | ".join(labels) if labels else "pass", nxt))
                 pick[1] = True

@@ -1,4 +1,4 @@
-"""Warnings about a checked game: declarations nothing refers to."""
+"""Warnings about a checked game: declarations nothing refers to, actions that never ran."""
 from __future__ import annotations
 
 from .check import Checker
@@ -20,3 +20,14 @@ def unused(ck: Checker) -> list:
             out.append(Diagnostic("unused", f"{what} '{sym.name}' is never used", sym.span,
                                   severity="warning"))
     return out
+
+
+def unreached(ck: Checker, reached: set, playouts: int) -> list:
+    """A warning for each action that something calls but that completed on no path of a move
+    in the random playouts (`reached`: the names of those that did)."""
+    called = {sym.name for sym in ck.syms.values() if sym.kind == "action"}
+    return [Diagnostic("unreached", f"action '{sym.name}' never ran in {playouts} random playouts", sym.span,
+                       "no path through it ended a move in the states they reached: a `require` on its way may "
+                       "never hold with these parameter values", severity="warning")
+            for sym in ck.globals.values()
+            if sym.kind == "action" and sym.span.line and sym.name in called and sym.name not in reached]

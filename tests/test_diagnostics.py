@@ -1029,3 +1029,33 @@ def test_a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte(tmp_path, engi
     assert r.returncode == 2
     assert r.stderr.startswith(f"error: {path}:2:6: not UTF-8 text (byte 0xe9)")
     assert "Traceback" not in r.stderr
+
+
+REACH = """game "g"
+param extra = no
+state { x: 0..5 = 0  rolled: bool = no }
+chance when not rolled { draw d in [1, 2]  rolled = yes }
+action step "step" { x += 1 }
+action jump "jump" { require x > 9  x += 2 }
+action bonus "bonus" { x += 0 }
+action never "never" { x += 1 }
+turn { choose k in [1, 2] if k == 1 { step } else if extra { jump } else { step } }
+when x == 2 once { bonus }
+terminal x >= 5
+score x
+"""
+
+
+def test_validate_warns_of_an_action_that_never_ran_in_its_playouts(tmp_path, engine_cli):
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH, encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "3")
+    assert result.returncode == 0, result.stderr
+    # jump is called only with extra = yes, and its require never holds (x stays below 6) ...
+    assert f"{path}:6:8: warning[unreached]: action 'jump' never ran in 3 random playouts" in result.stderr
+    # ... `never` is called by nothing, which is the unused warning alone; the action called by a
+    # trigger ran
+    assert f"{path}:8:8: warning[unused]: action 'never' is never used" in result.stderr
+    for name in ("never", "bonus", "step"):
+        assert f"action '{name}' never ran" not in result.stderr
+    assert result.stdout == f"{path}: ok (g, 2 warnings)\n"
