@@ -4,11 +4,11 @@ from __future__ import annotations
 from .check import Checker
 from .diagnostics import Diagnostic
 
-_WHAT = {"const": "constant", "def": "function", "action": "action", "record": "record", "type": "enum"}
+_WHAT = {"param": "parameter", "const": "constant", "def": "function", "action": "action", "record": "record", "type": "enum"}
 
 
 def unused(ck: Checker) -> list:
-    """A warning for each constant, function, action, record or enum that is never used."""
+    """A warning for each parameter, constant, function, action, record or enum that is never used."""
     used = {id(sym) for sym in ck.syms.values()}
     for sym in list(ck.syms.values()):  # an enum or tile type whose values are used is used
         if sym.kind in ("enumval", "const") and sym.type[0] in ("enum", "tile") and sym.type[1] in ck.globals:

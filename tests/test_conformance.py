@@ -89,14 +89,15 @@ def test_validate_accepts_every_rule_file(path):
     assert "ok" in r.stdout
 
 
-def test_validate_warns_about_a_constant_nothing_uses(tmp_path):
+def test_validate_warns_about_a_constant_and_a_parameter_nothing_uses(tmp_path):
     f = tmp_path / "spare.rules"
-    f.write_text("const spare = 3\nstate { x: 0..3 = 0 }\naction go { x += 1 }\nturn { go }\n"
-                 "terminal x == 3\nscore x\n")
+    f.write_text("const spare = 3\nparam level in 1..3 = 2\nstate { x: 0..3 = 0 }\naction go { x += 1 }\n"
+                 "turn { go }\nterminal x == 3\nscore x\n")
     r = run_engine("validate", f)
     assert r.returncode == 0
     assert f"{f}:1:7: warning[unused]: constant 'spare' is never used" in r.stderr
-    assert "1 warning" in r.stdout
+    assert f"{f}:2:7: warning[unused]: parameter 'level' is never used" in r.stderr  # --set level=3 would do nothing
+    assert "2 warnings" in r.stdout
 
 
 def test_validate_reports_a_rule_that_fails_while_playing(tmp_path):
