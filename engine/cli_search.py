@@ -259,7 +259,8 @@ def cmd_play(args) -> int:
         return 0
     numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
     mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
-    print(f"{game.title}: {args.games} games{numbers}, {args.budget:,} forward-model calls per decision, "
+    print(f"{game.title}: {args.games} game{'s' if args.games != 1 else ''}{numbers}, "
+          f"{args.budget:,} forward-model calls per decision, "
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
     if several:
         print(f"  {'agent':<12} {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  {'win rate':<15} mean score")

@@ -1,4 +1,6 @@
-"""A move's label: the labels of the actions on its path, in the order they were called."""
+"""A move's label: the labels of the actions on its path, in the order they were called; and the
+text view of a state."""
+from conftest import ROOT
 from engine.load import load_game
 
 GAME = """
@@ -40,3 +42,12 @@ def test_a_caller_whose_label_names_a_later_choice_still_comes_first(tmp_path):
 
 def test_an_action_labelled_empty_adds_nothing_but_what_it_calls(tmp_path):
     assert labels(tmp_path, "quiet  finish") == ["bonus 5 | finish"]
+
+
+def test_the_tictactoe_view_draws_the_grid_a_row_a_line():
+    game = load_game(str(ROOT / "rules" / "tictactoe.rules"))
+    s = game.initial_state()
+    for label in ["X at (1, 1)", "O at (0, 2)", "X at (2, 0)"]:  # by hand: the centre, a corner, a corner
+        [move] = [m for m in game.legal_moves(s) if m.label == label]
+        s = game.apply(s, move)
+    assert game.view(s) == "..O\n.X.\nX.."
