@@ -22,6 +22,7 @@ BUILTINS = {
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
     "loose_ends": (2, 2),
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
+    "text": (1, 1),
 }
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union"}
 
@@ -363,6 +364,8 @@ class ExpressionChecks:
             if name == "lines":
                 return ("list", ("list", T.CELL))
             return ("list", T.CELL)
+        if name == "text":
+            return T.STR
         if name == "join":
             if not T.fits(a0, T.STR):
                 self.error("type-mismatch", f"join() needs a str separator first, got {T.show(a0)}", e.args[0].span)

@@ -240,7 +240,7 @@ class Compiler(PySource):
                   "list": tuple, "set": frozenset, "pairs": rt.pairs, "abs": abs,
                   "union": lambda c: frozenset().union(*c),
                   "keys": lambda mp: tuple(_in_order(mp)), "values": lambda mp: tuple(mp[k] for k in _in_order(mp)),
-                  "cells": lambda g: g.cells}
+                  "cells": lambda g: g.cells, "text": rt.format_value}
         if name in simple:
             fn = simple[name]
             return lambda env: fn(a(env))

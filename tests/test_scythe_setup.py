@@ -94,3 +94,25 @@ def test_allowed_combinations_are_all_but_the_banned_two():
     assert BANNED <= everything and len(BANNED) == 2
     assert len(ALLOWED) == len(set(ALLOWED)) == 47
     assert set(ALLOWED) == everything - BANNED
+
+
+@pytest.mark.parametrize("faction", list(FACTIONS))
+def test_the_view_shows_the_starting_values_and_hexes_as_the_data_writes_them(faction):
+    game = load_game(RULES, {"mat": "innovative", "faction": faction})
+    lines = game.view(game.initial_state()).splitlines()
+    power, cards, (home_col, home_row), worker_cells = FACTIONS[faction]
+    popularity, coins = MATS["innovative"]
+    assert lines[0].startswith(f"turn 0: coins {coins}, popularity {popularity}, power {power}, "
+                               f"combat cards {cards}, fortune ")
+    # the workers in the order of the state (row first), each written col,row
+    workers = " ".join(f"{c},{r}" for c, r in sorted(worker_cells, key=lambda cr: (cr[1], cr[0])))
+    assert lines[3] == f"character on {home_col},{home_row}; workers on {workers}"
+    assert lines[4] == "mechs: none; structures: none"
+
+
+def test_move_labels_write_hexes_as_the_data_does():
+    game = load_game(RULES, {"mat": "innovative", "faction": "togawa"})
+    labels = [m.label for m in game.legal_moves(game.initial_state())]
+    # data/scythe.md 6c: 6,6 (SE: home:Togawa) and 6,7 (E: home:Togawa) lie next to Togawa's base at 7,7
+    for hex_ in ("6,6", "6,7"):
+        assert any(f"Move: character 7,7 -> {hex_}" in label for label in labels), hex_
