@@ -1,7 +1,7 @@
 """Starting state of rules/scythe.rules for every player mat and faction.
 
 Every expected figure is typed from the reference data file data/scythe.md
-(section 1a for the mats, section 5a for the factions, section 8a for the bans);
+(section 1a for the mats, section 5a for the factions, section 8a for the bans, 6c for the board);
 none of it is produced by running the engine, and the data file is not read here.
 """
 import pytest
