@@ -20,7 +20,7 @@ from . import types as T
 
 STATE_KINDS = ("field", "local", "current")
 SIMPLE_CALLS = {"len": "len", "count": "len", "sum": "sum", "any": "any", "all": "all", "abs": "abs",
-                "list": "tuple", "set": "frozenset"}
+                "list": "tuple", "set": "frozenset", "text": "_text"}
 COMP_WRAP = {"sum": "sum({})", "any": "any({})", "all": "all({})", "list": "tuple({})", "set": "frozenset({})",
              "sorted": "tuple(sorted({}))", "bag": "_Bag({})", "min": "min({})", "max": "max({})",
              "union": "frozenset().union(*{})"}
@@ -44,7 +44,7 @@ class PySource:
     """Mixin for the Compiler: `expr(e)` as generated Python, falling back to `closure(e)`."""
 
     def init_source(self, in_order):
-        self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap,
+        self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value,
                    "_players": self.players, "__builtins__": __builtins__}
         self._generated: dict = {}
         self._folded: dict = {}
@@ -205,6 +205,8 @@ class PySource:
             return f"{name}({', '.join(args)})"
         if name == "get":
             return f"{args[0]}.get({args[1]}, {args[2]})"
+        if name == "join":
+            return f"{args[0]}.join({args[1]})"
         if name == "neighbours":
             return f"{args[0]}.neighbours({args[1]})"
         if name == "union":
