@@ -871,7 +871,6 @@ def _dyn_attr(obj, name, span):
     """`.name` of a value whose type the checker does not know (a def parameter)."""
     if name == "name" and isinstance(obj, tiles.Tile):
         return obj.name
-    fields = getattr(obj, "_fields", ())
-    if name in fields:
-        return obj[fields.index(name)]
+    if isinstance(obj, rt.Record) and name in obj._index:
+        return obj[obj._index[name]]
     _fail(span, f"{rt.format_value(obj)} has no field '{name}'")

@@ -44,7 +44,7 @@ class PySource:
     """Mixin for the Compiler: `expr(e)` as generated Python, falling back to `closure(e)`."""
 
     def init_source(self, in_order):
-        self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value,
+        self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value, "_field_of": rt.field_of,
                    "_players": self.players, "__builtins__": __builtins__}
         self._generated: dict = {}
         self._folded: dict = {}
@@ -178,6 +178,8 @@ class PySource:
             fields = [n for n, _ in self.ck.records.get(t[1], ())]
             if e.attr.name in fields:
                 return f"{self.src(e.obj)}[{fields.index(e.attr.name)}]"
+        if t == T.ANY:  # a def parameter: a record's field by name (anything else takes the slow path)
+            return f"_field_of({self.src(e.obj)}, {e.attr.name!r})"
         return None
 
     def p_Index(self, e: m.Index):

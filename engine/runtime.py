@@ -47,6 +47,7 @@ class Record(tuple):
 
     __slots__ = ()
     _fields: tuple = ()
+    _index: dict = {}  # field name -> position
     _name = "record"
 
     def __repr__(self):
@@ -55,7 +56,14 @@ class Record(tuple):
 
 def record_class(name: str, fields: tuple) -> type:
     """A tuple subclass for one record declaration (built with type(), no code text)."""
-    return type(name, (Record,), {"__slots__": (), "_fields": tuple(fields), "_name": name})
+    return type(name, (Record,), {"__slots__": (), "_fields": tuple(fields), "_name": name,
+                                  "_index": {f: i for i, f in enumerate(fields)}})
+
+
+def field_of(record, name: str):
+    """A record's field by name, for a record whose type the checker does not know (a def
+    parameter); KeyError or AttributeError when it has none."""
+    return record[record._index[name]]
 
 
 Cell = record_class("cell", ("row", "col"))
@@ -286,6 +294,8 @@ def _ordered(coll) -> list:
 
 def format_value(v) -> str:
     """A value as it appears in labels and messages."""
+    if type(v) is int:
+        return str(v)
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, Record):
