@@ -172,11 +172,13 @@ def cmd_search(args) -> int:
              progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {plain_number(best)}"))
     bar.close()
     seconds = time.perf_counter() - t0
+    before = [game.initial_state()] + [t for _, t in r.best_line[:-1]]
+    chance = CHANCE_STEPS[args.algo] if any(game.current_player(s) == CHANCE for s in before) else None
     out = {
         "game": game.title, "algo": args.algo, "seed": args.seed, "budget": args.budget,
         "heuristic": opts.heuristic,
         "best_score": None if r.best_score is None else plain_number(r.best_score),
-        "best_line": game.line_json(r.best_line),
+        "best_line": game.line_json(r.best_line), "chance": chance,
         "fm_calls": r.fm_calls, "iterations": r.iterations, "first_best_at": r.first_best_at,
         "seconds": round(seconds, 3),
     }
@@ -192,9 +194,8 @@ def cmd_search(args) -> int:
         print("  no line reached the end of the game within the budget")
         return 0
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
-    before = [game.initial_state()] + [t for _, t in r.best_line[:-1]]
-    if any(game.current_player(s) == CHANCE for s in before):
-        print(f"  chance: {CHANCE_STEPS[args.algo]}")
+    if chance:
+        print(f"  chance: {chance}")
     print("  best line:")
     for mv, _ in r.best_line:
         print(f"    {game.describe(mv)}")

@@ -209,12 +209,15 @@ def test_search_says_how_its_line_met_the_chance_steps(algo, how):
     assert r.returncode == 0, r.stderr
     [line] = [x for x in r.stdout.splitlines() if x.startswith("  chance: ")]
     assert how in line
+    out = json_of("search", "tests/fixtures/dice.rules", "--algo", algo, "--budget", "2000", "--json")
+    assert how in out["chance"]
 
 
 def test_search_says_nothing_of_chance_for_a_game_without_it():
     r = run_engine("search", "rules/nidavellir.rules", "--algo", "beam")
     assert r.returncode == 0, r.stderr
     assert "chance" not in r.stdout
+    assert json_of("search", "rules/nidavellir.rules", "--algo", "beam", "--json")["chance"] is None
 
 
 def children_of(pid: int) -> list:
