@@ -62,6 +62,9 @@ class Checker(ExpressionChecks):
         self.scopes: list[dict] = []
         self._def_calls: list = []  # (def, argument types, call span) of each call with a known argument type
         self._checked_with: set = set()  # (def name, argument types) already checked so
+        # (def name, argument types) -> (symbols, types) of its body checked so, without errors:
+        # the compiler compiles the body so for a call with exactly those argument types
+        self.def_overlays: dict = {}
 
     # ---------------- reporting ----------------
     def error(self, code: str, msg: str, span: m.Span, hint: Optional[str] = None):
@@ -551,9 +554,10 @@ class Checker(ExpressionChecks):
         """Check the body of each def again with its parameters of the types of each call's
         arguments (a parameter has no declared type, so the first check knows nothing of it):
         `edges(c)` in a def called with a cell is an error in the def, with the call as the
-        hint. What this records for the compiler (symbols, types, slots) is thrown away: a
-        def serves calls of several types, and compiles as its first check saw it. Calls met
-        in these checks are checked in turn, each def once per list of argument types."""
+        hint. What this records for the compiler (symbols, types) is kept apart, in
+        def_overlays: the first check's stand for the def as a whole, and a call with exactly
+        these argument types compiles the body as checked here. Calls met in these checks are
+        checked in turn, each def once per list of argument types."""
         done = 0
         while done < len(self._def_calls):
             d, argt, call = self._def_calls[done]
@@ -565,19 +569,23 @@ class Checker(ExpressionChecks):
             self._check_def_with(d, argt, call)
 
     def _check_def_with(self, d: m.DefDecl, argt: tuple, call: m.Span):
-        kept = (self.syms, self.types, self.merge_slots, self.nslots, self.scopes, self._current_action)
+        kept = (self.syms, self.types, self.merge_slots, self.scopes, self._current_action)
         first = len(self.errors)
         self.syms, self.types, self.merge_slots = ChainMap({}, self.syms), ChainMap({}, self.types), {}
         self._current_action = None  # the call graph is the first check's
         try:
-            self.scopes = [{p.name: self.local(p, t) for p, t in zip(d.params, argt)}]
+            # the parameters keep their slots, so every call binds its arguments alike; names
+            # bound inside the body get slots of their own (nslots is not given back)
+            self.scopes = [{p.name: self.local(p, t, kept[0][id(p)].slot) for p, t in zip(d.params, argt)}]
             self.expr(d.body)
+            if len(self.errors) == first:
+                self.def_overlays[(d.name.name, argt)] = (self.syms.maps[0], self.types.maps[0])
         except Exception:  # a pass on top of the first check: it may find less, never stop the check
             del self.errors[first:]
         finally:
             found = self.errors[first:]
             del self.errors[first:]
-            self.syms, self.types, self.merge_slots, self.nslots, self.scopes, self._current_action = kept
+            self.syms, self.types, self.merge_slots, self.scopes, self._current_action = kept
         known = {(x.code, x.message, x.span) for x in self.errors}
         args = ", ".join(f"{p.name}: {T.show(t)}" for p, t in zip(d.params, argt))
         for x in found:
@@ -604,9 +612,12 @@ class Checker(ExpressionChecks):
                 break
 
     # ---------------- scopes ----------------
-    def local(self, ident: m.Ident, t) -> Symbol:
-        sym = Symbol("local", ident.name, t, ident.span, slot=self.nslots)
-        self.nslots += 1
+    def local(self, ident: m.Ident, t, slot: Optional[int] = None) -> Symbol:
+        """A local name: a new slot, or the given one."""
+        if slot is None:
+            slot = self.nslots
+            self.nslots += 1
+        sym = Symbol("local", ident.name, t, ident.span, slot=slot)
         self.syms[id(ident)] = sym
         return sym
 

@@ -197,7 +197,7 @@ class Compiler(PySource):
             return self.record_call(e, sym)
         args = [self.expr(a.value) for a in e.args]
         if sym.kind == "def":
-            return self.def_call(sym, args)
+            return self.def_call(sym, args, self.def_context(sym.decl, [a.value for a in e.args]))
         return self.builtin(e, sym.name, args)
 
     def record_call(self, e, sym):
@@ -209,15 +209,17 @@ class Compiler(PySource):
             fns[pos] = self.expr(a.value)
         return lambda env: cls([f(env) for f in fns])
 
-    def def_call(self, sym, args):
+    def def_call(self, sym, args, context):
+        """A call of a def, its body compiled in `context` (see def_context)."""
         d = sym.decl
-        slots = [self.ck.syms[id(p)].slot for p in d.params]
-        body = self.defs.get(d.name.name)
+        slots = [self.param_symbol(p).slot for p in d.params]
+        key = (d.name.name, context)
+        body = self.defs.get(key)
         if body is None:
             cell = []
-            self.defs[d.name.name] = lambda env: cell[0](env)
-            cell.append(self.expr(d.body))
-            body = self.defs[d.name.name]
+            self.defs[key] = lambda env: cell[0](env)
+            cell.append(self.under(context, lambda: self.expr(d.body)))
+            body = self.defs[key]
         pairs = list(zip(slots, args))
 
         def call(env):

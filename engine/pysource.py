@@ -14,6 +14,9 @@ and message (evaluation is pure, so doing it again is safe).
 """
 from __future__ import annotations
 
+from collections import ChainMap
+from typing import Optional
+
 from . import model as m
 from . import runtime as rt
 from . import types as T
@@ -49,12 +52,49 @@ class PySource:
         self._generated: dict = {}
         self._folded: dict = {}
         self._def_names: dict = {}
+        self._context = None  # the (def name, argument types) whose checked body is being compiled
+        self._base = (self.ck.syms, self.ck.types)
+
+    def under(self, context, build):
+        """build() with the checker's symbols and types of a def's body as checked for one list of
+        argument types (context: a key of checker.def_overlays; None: as first checked)."""
+        if context == self._context:
+            return build()
+        kept = (self.ck.syms, self.ck.types, self._context)
+        if context is not None:
+            syms, types = self.ck.def_overlays[context]
+            self.ck.syms, self.ck.types = ChainMap(syms, self._base[0]), ChainMap(types, self._base[1])
+        else:
+            self.ck.syms, self.ck.types = self._base
+        self._context = context
+        try:
+            return build()
+        finally:
+            self.ck.syms, self.ck.types, self._context = kept
+
+    def param_symbol(self, p: m.Ident):
+        """A def parameter as first checked: its slot is the same in every context, so a call
+        binds its arguments alike whichever body it runs."""
+        return self._base[0][id(p)]
+
+    def lazy_closure(self, e) -> "Lazy":
+        """closure(e), built on first use, in the context of now."""
+        context = self._context
+        return Lazy(lambda: self.under(context, lambda: self.closure(e)))
+
+    def def_context(self, d: m.DefDecl, args) -> Optional[tuple]:
+        """The context to compile def d's body in for a call with argument expressions args: its
+        body as checked for their types when every one is known, else as first checked."""
+        argt = tuple(self.type_of(a) for a in args)
+        key = (d.name.name, argt)
+        return key if key in self.ck.def_overlays and all(T.known(t) for t in argt) else None
 
     def expr(self, e):
         """A function env -> value of e."""
-        hit = self._generated.get(id(e))
+        key = (id(e), self._context)
+        hit = self._generated.get(key)
         if hit is None or hit[0] is not e:  # ids are reused once a node is gone (command-line predicates)
-            hit = self._generated[id(e)] = (e, self._function(e))
+            hit = self._generated[key] = (e, self._function(e))
         return hit[1]
 
     def closure(self, e):
@@ -66,7 +106,7 @@ class PySource:
             v = folded[0]
             return lambda env: v
         src = self.src(e)
-        slow = self._name(Lazy(lambda: self.closure(e)))
+        slow = self._name(self.lazy_closure(e))
         text = f"def _f(env):\n    try:\n        return {src}\n    except Exception:\n        return {slow}(env)\n"
         fn = self._define(text, "_f")
         return fn if fn is not None else self.closure(e)
@@ -92,7 +132,7 @@ class PySource:
     # ---------------- folding ----------------
     def _fold(self, e):
         """(value,) when e does not depend on the state or on local names and evaluates; else None."""
-        hit = self._folded.get(id(e))
+        hit = self._folded.get((id(e), self._context))
         if hit is not None and hit[0] is e:
             return hit[1]
         out = None
@@ -101,7 +141,7 @@ class PySource:
                 out = (self.closure(e)(self.blank_env()),)
             except Exception:  # left to fail, with its message, where and if it runs
                 out = None
-        self._folded[id(e)] = (e, out)
+        self._folded[(id(e), self._context)] = (e, out)
         return out
 
     def _constant(self, e) -> bool:
@@ -137,7 +177,7 @@ class PySource:
         gen = getattr(self, "p_" + type(e).__name__, None)
         text = gen(e) if gen is not None else None
         if text is None:
-            text = f"{self._name(Lazy(lambda: self.closure(e)))}(env)"
+            text = f"{self._name(self.lazy_closure(e))}(env)"
         return text
 
     def p_Name(self, e: m.Name):
@@ -197,7 +237,8 @@ class PySource:
         sym = self.ck.syms[id(e.func)]
         args = [self.src(a.value) for a in e.args]
         if sym.kind == "def":
-            return f"{self._def_function(sym.decl)}(env{''.join(', ' + a for a in args)})"
+            name = self._def_function(sym.decl, self.def_context(sym.decl, [a.value for a in e.args]))
+            return f"{name}(env{''.join(', ' + a for a in args)})"
         if sym.kind != "builtin":
             return None
         name = sym.name
@@ -217,28 +258,33 @@ class PySource:
             return f"tuple(_in_order({args[0]}))"
         return None
 
-    def _def_function(self, d: m.DefDecl) -> str:
-        """The namespace name of def d as a generated function (env, *args)."""
-        name = self._def_names.get(d.name.name)
+    def _def_function(self, d: m.DefDecl, context=None) -> str:
+        """The namespace name of def d as a generated function (env, *args), its body compiled in
+        `context` (see def_context)."""
+        key = (d.name.name, context)
+        name = self._def_names.get(key)
         if name is not None:
             return name
-        name = self._def_names[d.name.name] = f"_d{len(self.ns)}"
+        name = self._def_names[key] = f"_d{len(self.ns)}"
         self.ns[name] = None  # reserved; filled in below
-        slots = [self.ck.syms[id(p)].slot for p in d.params]
+        slots = [self.param_symbol(p).slot for p in d.params]
         params = "".join(f", a{i}" for i in range(len(slots)))
         binds = "".join(f"    env[{s}] = a{i}\n" for i, s in enumerate(slots))
-        slow = self._name(Lazy(lambda: self.closure(d.body)))
-        text = (f"def {name}(env{params}):\n{binds}    try:\n        return {self.src(d.body)}\n"
-                f"    except Exception:\n        return {slow}(env)\n")
-        fn = self._define(text, name)
-        if fn is None:
-            body = self.closure(d.body)
 
-            def fn(env, *args):
-                for s, v in zip(slots, args):
-                    env[s] = v
-                return body(env)
-        self.ns[name] = fn
+        def build():
+            slow = self._name(self.lazy_closure(d.body))
+            text = (f"def {name}(env{params}):\n{binds}    try:\n        return {self.src(d.body)}\n"
+                    f"    except Exception:\n        return {slow}(env)\n")
+            fn = self._define(text, name)
+            if fn is None:
+                body = self.closure(d.body)
+
+                def fn(env, *args):
+                    for s, v in zip(slots, args):
+                        env[s] = v
+                    return body(env)
+            return fn
+        self.ns[name] = self.under(context, build)
         return name
 
     # ---------------- comprehensions ----------------

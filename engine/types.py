@@ -69,3 +69,12 @@ def element(t):
 def is_ordered(t) -> bool:
     """Whether values of this type can be compared with < and sorted."""
     return t == ANY or t[0] in ("int", "enum", "record", "str", "tuple", "list", "tile")
+
+
+def known(t) -> bool:
+    """Whether t says everything of a value: no ANY in it, however deep."""
+    if t == ANY:
+        return False
+    if t[0] in ("enum", "record", "tile"):
+        return True
+    return all(known(x) for x in (t[1] if t[0] == "tuple" else t[1:]))

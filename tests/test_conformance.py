@@ -242,10 +242,20 @@ def test_plus_and_minus_between_two_def_parameters_follow_the_kind_of_the_left_v
     assert checked_score_of_one_game(tmp_path / "untyped_ops.rules", UNTYPED_OPS) == 4217
 
 
-def test_an_element_or_a_whole_set_that_cannot_be_told_apart_in_a_def_is_a_rule_error(tmp_path):
-    # {{1}} - {1}: take the set {1} out, or take 1 out of it? `c - x` at 3:18
+def test_a_def_called_with_known_types_takes_an_element_out_of_a_set_of_sets(tmp_path):
+    # less(nest, {1}) with c: set<set<int>> and x: set<int>: {1} is an element of {{1}}, as in
+    # the typed language, so nothing is left (0), and the rest scores 4217 as above
     f = tmp_path / "untyped_ops.rules"
-    f.write_text(UNTYPED_OPS.replace("score len(twice(bank))", "score len(less(nest, {1})) + len(twice(bank))"))
+    text = UNTYPED_OPS.replace("score len(twice(bank))", "score len(less(nest, {1})) + len(twice(bank))")
+    assert checked_score_of_one_game(f, text) == 4217
+
+
+def test_an_element_or_a_whole_set_that_cannot_be_told_apart_in_a_def_is_a_rule_error(tmp_path):
+    # through `same`, whose result has no known type, the body of `less` is compiled for any
+    # values: {{1}} - {1}, take the set {1} out or take 1 out of it? `c - x` at 3:18
+    f = tmp_path / "untyped_ops.rules"
+    f.write_text(UNTYPED_OPS.replace("score len(twice(bank))", "score len(less(same(nest), {1})) + len(twice(bank))")
+                 + "def same(p) = p\n")
     r = run_engine("validate", f)
     assert r.returncode == 1
     assert (f"{f}:3:18: error[runtime]: '-' on {{{{1}}}} and {{1}}: one element or the whole set? "
@@ -288,3 +298,21 @@ score len(as_bag({5: 2, 7: 1})) * 100 + len(name_of(straight))
 def test_a_def_parameter_holding_a_map_or_a_tile_works_as_the_typed_value_would(tmp_path):
     # bag of a map: each key as many times as its count, 2 + 1 = 3 elements; "straight": 8 letters
     assert checked_score_of_one_game(tmp_path / "untyped.rules", UNTYPED_BUILTINS) == 308
+
+
+DEF_CHAIN = """game "g"
+def same(p) = p
+def pick(xs, i) = same(xs)[i] + same(i)
+def total(b) = sum(x for x in same(b)) + pick([5, 6, 7], 0)
+state { n: 0..1 = 0 }
+action go { n += 1 }
+turn { go }
+terminal n == 1
+score pick([5, 6, 7], 1) * 100 + total(bag([2, 2, 3]))
+"""
+
+
+def test_defs_calling_defs_bind_their_arguments_alike_in_every_body(tmp_path):
+    # pick([5, 6, 7], 1) = 6 + 1 = 7; total: 2 + 2 + 3 = 7, plus pick([5, 6, 7], 0) = 5 + 0,
+    # so 12; 7 * 100 + 12 = 712, by hand
+    assert checked_score_of_one_game(tmp_path / "chain.rules", DEF_CHAIN) == 712
