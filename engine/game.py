@@ -149,7 +149,6 @@ class CompiledGame:
             e[self.compiler.CALLED] = ()
         return e
 
-
     def legal_moves(self, s) -> tuple:
         moves = self._moves.get(s)
         if moves is None:

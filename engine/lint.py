@@ -4,7 +4,8 @@ from __future__ import annotations
 from .check import Checker
 from .diagnostics import Diagnostic
 
-_WHAT = {"param": "parameter", "const": "constant", "def": "function", "action": "action", "record": "record", "type": "enum"}
+_WHAT = {"param": "parameter", "const": "constant", "def": "function", "action": "action", "record": "record",
+         "type": "enum"}
 
 
 def unused(ck: Checker) -> list:

@@ -30,7 +30,8 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
     sources = {} if sources is None else sources
     p = Path(path)
     if p.is_dir():
-        raise UsageError(f"{path}: a directory, not a rule file (expected a file such as {path.rstrip('/')}/NAME.rules)")
+        raise UsageError(f"{path}: a directory, not a rule file "
+                         f"(expected a file such as {path.rstrip('/')}/NAME.rules)")
     if not p.is_file():
         raise UsageError(f"{path}: no such rule file")
     try:

@@ -47,8 +47,8 @@ class PySource:
     """Mixin for the Compiler: `expr(e)` as generated Python, falling back to `closure(e)`."""
 
     def init_source(self, in_order):
-        self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value, "_field_of": rt.field_of,
-                   "_players": self.players, "__builtins__": __builtins__}
+        self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value,
+                   "_field_of": rt.field_of, "_players": self.players, "__builtins__": __builtins__}
         self._generated: dict = {}
         self._folded: dict = {}
         self._def_names: dict = {}

@@ -1019,7 +1019,8 @@ def test_a_heuristic_inside_an_expression_points_to_a_def_not_to_a_call(tmp_path
 def test_a_directory_given_for_a_rule_file_is_named_as_such(tmp_path, engine_cli):
     r = engine_cli("validate", str(tmp_path))
     assert r.returncode == 2
-    assert r.stderr == f"error: {tmp_path}: a directory, not a rule file (expected a file such as {tmp_path}/NAME.rules)\n"
+    assert r.stderr == (f"error: {tmp_path}: a directory, not a rule file "
+                        f"(expected a file such as {tmp_path}/NAME.rules)\n")
 
 
 def test_a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte(tmp_path, engine_cli):
