@@ -168,6 +168,13 @@ def command_line_measures(game: CompiledGame, texts, source: str = "--measure") 
     return _command_line_expressions(game, texts, source, T.INT)
 
 
+def _file_text(path: str) -> dict:
+    try:
+        return {path: Path(path).read_text(encoding="utf-8-sig")}
+    except (OSError, UnicodeDecodeError):
+        return {}
+
+
 def _command_line_expressions(game: CompiledGame, texts, source: str, want) -> list:
     # diagnostics point into the texts joined by newlines, as the file `source`
     decls, errors, line = [], [], 0
@@ -184,12 +191,14 @@ def _command_line_expressions(game: CompiledGame, texts, source: str, want) -> l
     try:
         for d in decls:
             ck.top_level(d.cond, want, "an invariant" if want == T.BOOL else f"a {source} expression")
+        if not errors and len(ck.errors) == known:
+            ck.check_defs_as_called()  # the defs they call, with the types of these calls
     except RecursionError:
         raise RuleErrors([_too_deep(source)], {}) from None
     errors.extend(ck.errors[known:])
     del ck.errors[known:]
-    if errors:
-        raise RuleErrors(errors, {source: "\n".join(texts)})
+    if errors:  # shown with the expressions' text, and the rule file's (a def they call may be at fault)
+        raise RuleErrors(errors, {**_file_text(game.path), source: "\n".join(texts)})
     pad = [None] * (ck.nslots - game.nslots)  # slots for names the expressions bind
 
     def predicate(decl, holds):

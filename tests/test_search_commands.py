@@ -162,6 +162,33 @@ def test_a_measure_with_an_unknown_name_or_that_is_no_number_is_a_usage_error_wi
     assert "--measure:1:1: error[type-mismatch]: a --measure expression must be int, got bool" in msg
 
 
+MEASURED_DEFS = """game "m"
+enum Side { N, E, S, W }
+enum Kind { road }
+tiles Route: Side -> Kind {
+    straight = (road, _, road, _)
+}
+def sides(t) = len(edges(t))
+def less(c, x) = c - x
+state { n: 0..1 = 0  nest: set<set<int>> = {{1}} }
+action go { n += 1 }
+turn { go }
+terminal n == 1
+score sides(straight)
+"""
+
+
+def test_a_measure_calling_a_def_checks_the_def_with_the_types_of_that_call(tmp_path):
+    f = tmp_path / "m.rules"
+    f.write_text(MEASURED_DEFS)
+    msg = usage_error("play", f, "--agents", "random", "--games", "1", "--measure", "sides(cell(0, 0))")
+    assert f"{f}:7:26: error[type-mismatch]: edges() needs a tile, got cell" in msg
+    assert "  7 | def sides(t) = len(edges(t))" in msg and "hint: with t: cell, as called at --measure:1:1" in msg
+    # with the types of the call known, {1} is an element of {{1}}: nothing is left, by hand
+    out = json_of("play", f, "--agents", "random", "--games", "1", "--measure", "len(less(nest, {1}))", "--json")
+    assert out["measures"][0]["values"] == [0]
+
+
 @pytest.mark.skipif(HAS_MATPLOTLIB, reason="matplotlib is installed here")
 def test_plot_without_matplotlib_says_how_to_install_it(tmp_path):
     msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--plot", tmp_path / "out.png"))
