@@ -360,7 +360,8 @@ class Checker(ExpressionChecks):
         for p in d.params:
             if p.name in scope:
                 self.error("duplicate", f"parameter '{p.name}' appears twice", p.span)
-            scope[p.name] = self.local(p, T.ANY)
+            seen = self.syms.get(id(p))  # checked before (a def returning `any` is checked at each call):
+            scope[p.name] = self.local(p, T.ANY, seen.slot if seen else None)  # its slot stays, calls bind it
         self.scopes = [scope]
         sym.type = self.expr(d.body)
         self.scopes = []

@@ -5,6 +5,7 @@ import textwrap
 import pytest
 
 from conftest import first_diagnostic
+from engine import RuleErrors
 from engine.load import command_line_predicates, load_game
 
 GAME = """
@@ -70,3 +71,18 @@ def test_a_failure_inside_a_def_inside_a_comprehension_is_reported_where_it_is(t
     assert r.returncode == 1
     assert f"{f}:2:15: error[runtime]: no entry 2 in {{0: 1, 1: 2}}" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_def_returning_its_parameter_gives_it_back_in_every_later_expression(tmp_path):
+    # `same` returns `any`, so each expression that calls it checks its body again. A body
+    # checked and compiled for some argument types (list<cell> here, from the first, refused,
+    # expression) must read the slot that the calls of later expressions bind
+    path = tmp_path / "same.rules"
+    path.write_text("def same(p) = p\nstate { x: 0..3 = 0 }\naction go { x += 1 }\nturn { go }\n"
+                    "terminal x == 3\nscore x\n", encoding="utf-8")
+    game = load_game(str(path))
+    with pytest.raises(RuleErrors):  # the layout of hex_grid must be written out
+        command_line_predicates(game, ['len(hex_grid(same([cell(same(0), same(0))]), same("even-r"))) > 0'])
+    for text in ['join(same("-"), same(["a", "b"])) == "a-b"', 'text(same([cell(same(1), same(2))])) == "[(1, 2)]"']:
+        [(_, fn)] = command_line_predicates(game, [text])
+        assert fn(game.initial_state()) is True, text
