@@ -874,5 +874,5 @@ def _dyn_attr(obj, name, span):
     if name == "name" and isinstance(obj, tiles.Tile):
         return obj.name
     if isinstance(obj, rt.Record) and name in obj._index:
-        return obj[obj._index[name]]
+        return rt.field_of(obj, name)
     _fail(span, f"{rt.format_value(obj)} has no field '{name}'")

@@ -140,6 +140,15 @@ def checked_score_of_one_game(path, text) -> float:
     return json.loads(r.stdout)["agents"][0]["mean"]
 
 
+def errors_of(path, text) -> str:
+    """Write text to path; validate must refuse it with rule errors and no traceback: its stderr."""
+    path.write_text(text)
+    r = run_engine("validate", path)
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    return r.stderr
+
+
 SEVERAL_TYPES = """game "g"
 def size(c) = len(c)
 def inner(t) = len(edges(t))
@@ -163,11 +172,9 @@ def test_an_error_found_through_a_call_in_another_def_names_that_call(tmp_path):
     # outer(n) calls inner(u) with u an int: edges() of an int, the caret on t (line 3, col 26
     # by hand); the hint names the call inner(u) in outer (line 4, col 16)
     f = tmp_path / "nested.rules"
-    f.write_text(SEVERAL_TYPES.replace("score size(l) * 10 + size(b)", "score outer(n)"))
-    r = run_engine("validate", f)
-    assert r.returncode == 1
-    assert f"{f}:3:26: error[type-mismatch]: edges() needs a tile, got int" in r.stderr
-    assert f"hint: with t: int, as called at {f}:4:16" in r.stderr
+    stderr = errors_of(f, SEVERAL_TYPES.replace("score size(l) * 10 + size(b)", "score outer(n)"))
+    assert f"{f}:3:26: error[type-mismatch]: edges() needs a tile, got int" in stderr
+    assert f"hint: with t: int, as called at {f}:4:16" in stderr
 
 
 def test_a_checker_failure_in_the_second_look_at_a_def_leaves_the_first_check_as_it_was(tmp_path, monkeypatch):
@@ -213,12 +220,10 @@ def test_a_def_adds_to_and_takes_from_a_parameter_as_the_collection_on_the_right
 
 def test_a_def_taking_a_set_from_a_bag_is_an_error_with_the_call(tmp_path):
     f = tmp_path / "collections.rules"
-    f.write_text(COLLECTION_DEFS.replace("len(fewer(seen))", "len(fewer(bank))"))
-    r = run_engine("validate", f)
-    assert r.returncode == 1
-    assert f"{f}:4:20: error[type-mismatch]: '-' on bag<int> needs bag<int> or int, got set<int>" in r.stderr
-    assert f"hint: with s: bag<int>, as called at {f}:11:61" in r.stderr
-    assert f"{f}: 1 error\n" in r.stderr  # the other defs check clean
+    stderr = errors_of(f, COLLECTION_DEFS.replace("len(fewer(seen))", "len(fewer(bank))"))
+    assert f"{f}:4:20: error[type-mismatch]: '-' on bag<int> needs bag<int> or int, got set<int>" in stderr
+    assert f"hint: with s: bag<int>, as called at {f}:11:61" in stderr
+    assert f"{f}: 1 error\n" in stderr  # the other defs check clean
 
 
 UNTYPED_OPS = """game "g"
@@ -254,13 +259,11 @@ def test_an_element_or_a_whole_set_that_cannot_be_told_apart_in_a_def_is_a_rule_
     # through `same`, whose result has no known type, the body of `less` is compiled for any
     # values: {{1}} - {1}, take the set {1} out or take 1 out of it? `c - x` at 3:18
     f = tmp_path / "untyped_ops.rules"
-    f.write_text(UNTYPED_OPS.replace("score len(twice(bank))", "score len(less(same(nest), {1})) + len(twice(bank))")
-                 + "def same(p) = p\n")
-    r = run_engine("validate", f)
-    assert r.returncode == 1
+    stderr = errors_of(f, UNTYPED_OPS.replace("score len(twice(bank))",
+                                              "score len(less(same(nest), {1})) + len(twice(bank))")
+                       + "def same(p) = p\n")
     assert (f"{f}:3:18: error[runtime]: '-' on {{{{1}}}} and {{1}}: one element or the whole set? "
-            "A def's parameters carry no type") in r.stderr
-    assert "Traceback" not in r.stderr
+            "A def's parameters carry no type") in stderr
 
 
 CELL_PARTS = """game "g"
