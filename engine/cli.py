@@ -15,7 +15,7 @@ from .lint import unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
-from .load import INVARIANT_SOURCE, command_line_predicates, load_game, parse_settings
+from .load import INVARIANT_SOURCE, command_line_predicates, load_game, other_settings, parse_settings
 from .runtime import plain_number
 from search.budget import sample_outcome
 from search.protocol import CHANCE
@@ -41,7 +41,7 @@ def cmd_validate(args) -> int:
             print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
             failed = True
             continue
-        problems = unused(game.checker) + _simulate(game, args.playouts, args.steps)
+        problems = unused(game.checker) + _simulate(game, args.playouts, args.steps, settings)
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)
         if any(d.severity == "error" for d in problems):
@@ -59,20 +59,40 @@ def game_sources(game) -> dict:
         return {}
 
 
-def _simulate(game, playouts: int, steps: int) -> list:
+def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     """Random playouts from the initial state: the rules, the view and the heuristics must run
-    on every state without errors, and the invariants hold; an action that something calls
-    but that never ran is a warning."""
+    on every state without errors, and the invariants hold. An action that something calls but
+    that never ran is a warning, unless it ran with one parameter changed (`other_settings`):
+    those playouts must run without errors too."""
+    found, reached = _tracked_playouts(game, playouts, steps, "")
+    missing = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"} - reached
+    tried = []
+    for name, value in other_settings(game, settings) if missing and not found else ():
+        try:
+            alt = load_game(game.path, {**settings, name: value})
+        except (RuleErrors, UsageError):  # a combination the file forbids
+            continue
+        tried += [name] if name not in tried else []
+        found, more = _tracked_playouts(alt, playouts, steps, f"--set {name}={value}", until=missing)
+        missing -= more
+        if found or not missing:
+            break
+    return found or unreached(game.checker, missing, playouts, tried)
+
+
+def _tracked_playouts(game, playouts: int, steps: int, setting: str, until=None) -> tuple:
+    """The problems random playouts met (see _playouts) and the names of the actions that ran;
+    with `until`, the playouts stop once all of those actions have run."""
     rng = random.Random(0)
     found: list = []
-    bar = ProgressBar(playouts, "random playouts")
+    bar = ProgressBar(playouts, f"random playouts{' with ' + setting if setting else ''}")
     game.reached_actions = set()
     try:
-        _playouts(game, playouts, steps, rng, found, bar)
+        _playouts(game, playouts, steps, rng, found, bar, setting, until)
     finally:
         bar.close()
         reached, game.reached_actions = game.reached_actions, None
-    return found or unreached(game.checker, reached, playouts)
+    return found, reached
 
 
 LIST_AT_MOST = 1_000
@@ -83,15 +103,19 @@ almost nothing. In a game whose largest turns have tens of thousands of paths, a
 the states reached were wider: validate took about 10 s there, against a minute with 20,000."""
 
 
-def _playouts(game, playouts: int, steps: int, rng, found: list, bar) -> None:
-    """Play; append the first problem met to `found` and stop there."""
+def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: str = "", until=None) -> None:
+    """Play; append the first problem met to `found` and stop there (`setting`: the `--set`
+    text of the parameter values, if not the ones validate was given)."""
+    also = f" with {setting}" if setting else ""
     for n in range(playouts):
+        if until is not None and until <= game.reached_actions:
+            return
         s = game.initial_state()
         try:
             for step in range(steps + 1):
                 bar.update(n, f"move {step}")
                 for decl in game.broken_invariants(s):
-                    where = "in the initial state" if step == 0 else f"after {step} random moves"
+                    where = ("in the initial state" if step == 0 else f"after {step} random moves") + also
                     found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
                     return
                 game.view(s)  # the view and the heuristics must run on every state too
@@ -114,7 +138,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar) -> None:
                     break
                 s = game.apply(s, move)
         except RuleRuntimeError as e:
-            found.append(Diagnostic("runtime", e.message + " (in a random playout)", e.span))
+            found.append(Diagnostic("runtime", f"{e.message} (in a random playout{also})", e.span))
             return
 
 

@@ -23,12 +23,17 @@ def unused(ck: Checker) -> list:
     return out
 
 
-def unreached(ck: Checker, reached: set, playouts: int) -> list:
-    """A warning for each action that something calls but that completed on no path of a move
-    in the random playouts (`reached`: the names of those that did)."""
-    called = {sym.name for sym in ck.syms.values() if sym.kind == "action"}
+def unreached(ck: Checker, missing: set, playouts: int, tried: list = ()) -> list:
+    """A warning for each action named in `missing`: something calls it, but it completed on no
+    path of a move in the random playouts, nor in those with another value of a parameter named
+    in `tried` (one changed at a time)."""
+    also = f", nor with another value of {_either(tried)}" if tried else ""
     return [Diagnostic("unreached", f"action '{sym.name}' never ran in {playouts} random playouts", sym.span,
-                       "no path through it ended a move in the states they reached: a `require` on its way may "
-                       "never hold with these parameter values", severity="warning")
-            for sym in ck.globals.values()
-            if sym.kind == "action" and sym.span.line and sym.name in called and sym.name not in reached]
+                       f"no path through it ended a move in the states they reached{also}: a `require` on its "
+                       "way may never hold" + ("" if tried else " with these parameter values"), severity="warning")
+            for sym in ck.globals.values() if sym.kind == "action" and sym.span.line and sym.name in missing]
+
+
+def _either(names: list) -> str:
+    """`a`, `a or b`, `a, b or c`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"

@@ -127,6 +127,29 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
                                              d.default.span)], {})
 
 
+def other_settings(game: CompiledGame, settings: dict, most: int = 8) -> list:
+    """(name, value) for each other value (as `--set` text) of each parameter not in `settings`
+    that takes yes or no, an enum value, or a whole number from a range of at most `most`."""
+    ck, params = game.checker, game.compiler.params
+    out = []
+    for d in ck.decls:
+        name = d.name.name if isinstance(d, m.Param) else None
+        if name is None or name in settings:
+            continue
+        t, v = ck.globals[name].type, params[name]
+        if t == T.BOOL:
+            values = ["no" if v else "yes"]
+        elif t[0] == "enum":
+            values = [e for e in ck.enums.get(t[1], ()) if e != str(v)]
+        elif t == T.INT and isinstance(d.domain, m.RangeLit):
+            allowed = game.compiler.expr(d.domain)(game.compiler.blank_env())
+            values = [str(a) for a in allowed if a != v] if len(allowed) <= most else []
+        else:
+            values = []
+        out += [(name, x) for x in values]
+    return out
+
+
 def refuse_forbidden(ck: Checker, compiler: Compiler, settings: dict, path: str) -> None:
     """Refuse parameter values that a `forbid` declaration of the file rules out."""
     for d in ck.decls:

@@ -83,10 +83,11 @@ def test_declared_invariants_hold_along_random_playouts(game):
 
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
-def test_validate_accepts_every_rule_file(path):
-    r = run_engine("validate", path, *set_args(path))
+def test_validate_accepts_every_rule_file_without_warnings(path):
+    # default settings: a shorter game would leave some actions unreached, which is a warning
+    r = run_engine("validate", path)
     assert r.returncode == 0, r.stderr
-    assert "ok" in r.stdout
+    assert r.stdout.endswith(")\n") and "warning" not in r.stdout + r.stderr
 
 
 def test_validate_warns_about_a_constant_and_a_parameter_nothing_uses(tmp_path):

@@ -1060,3 +1060,42 @@ def test_validate_warns_of_an_action_that_never_ran_in_its_playouts(tmp_path, en
     for name in ("never", "bonus", "step"):
         assert f"action '{name}' never ran" not in result.stderr
     assert result.stdout == f"{path}: ok (g, 2 warnings)\n"
+    # validate also played with the other value of `extra`, where jump is called but still never runs
+    assert "nor with another value of extra: a `require` on its way may never hold\n" in result.stderr
+
+
+SETTINGS = """game "g"
+param mode in {walking, crawling, flying} = walking
+param steps in 1..3 = 1
+forbid mode == flying and steps == 1 "flying takes more than one step"
+state { x: 0..9 = 0 }
+action walk "walk" { x += steps }
+action crawl "crawl" { x += 1 }
+action fly "fly" { x += [1, 2][steps] }
+turn { if mode == walking { walk } else if mode == crawling { crawl } else { fly } }
+terminal x >= 9
+score x
+"""
+
+
+def test_validate_plays_other_parameter_values_for_an_action_the_given_ones_never_run(tmp_path, engine_cli):
+    path = tmp_path / "settings.rules"
+    path.write_text(SETTINGS, encoding="utf-8")
+    # crawl runs with mode=crawling, so it is no warning; fly runs only with mode=flying and steps=2 or 3,
+    # two parameters changed at once, which validate does not try (mode=flying alone is forbidden)
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert result.returncode == 0, result.stderr
+    assert "action 'crawl'" not in result.stderr
+    assert f"{path}:8:8: warning[unreached]: action 'fly' never ran in 2 random playouts" in result.stderr
+    assert ("nor with another value of mode or steps: a `require` on its way may never hold"
+            in result.stderr)
+    # values given with --set are kept: with steps=2, mode=flying runs, and `[1, 2][steps]` fails there
+    result = engine_cli("validate", str(path), "--playouts", "2", "--set", "steps=2")
+    assert result.returncode == 1
+    assert (f"{path}:8:25: error[runtime]: no entry 2 in [1, 2] (in a random playout with --set mode=flying)"
+            in result.stderr)
+    # with mode given, only steps is changed, and that reaches neither crawl nor fly
+    result = engine_cli("validate", str(path), "--playouts", "2", "--set", "mode=walking")
+    assert "action 'crawl' never ran in 2 random playouts" in result.stderr
+    assert "nor with another value of steps: a `require`" in result.stderr
+    assert "value of mode" not in result.stderr
