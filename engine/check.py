@@ -707,8 +707,12 @@ class Checker(ExpressionChecks):
 
     def stmt_Update(self, s: m.Update):
         sym = self.field_target(s.target)
-        t = sym.type if sym else T.ANY
-        got = self.expr(s.value)
+        self.updated(sym.type if sym else T.ANY, s.target.name, s.op, s.value, s.target.span)
+
+    def updated(self, t, what: str, op: str, value: m.Expr, span: m.Span):
+        """`what op value` (`+=` or `-=`) where what is of type t: an int, or a collection given an
+        element or a collection of its own type."""
+        got = self.expr(value)
         if t == T.ANY:
             return
         if t == T.INT:
@@ -716,32 +720,40 @@ class Checker(ExpressionChecks):
         elif t[0] in T.COLLECTIONS:
             ok = T.fits(got, t[1]) or T.fits(got, t)
         else:
-            ok = False
-            self.error("type-mismatch", f"'{s.op}' needs an int or a collection, '{s.target.name}' is {T.show(t)}",
-                       s.target.span)
+            self.error("type-mismatch", f"'{op}' needs an int or a collection, '{what}' is {T.show(t)}", span)
             return
         if not ok:
-            self.error("type-mismatch", f"'{s.target.name} {s.op}' needs {T.show(t if t == T.INT else t[1])}, "
-                       f"got {T.show(got)}", s.value.span)
+            self.error("type-mismatch", f"'{what} {op}' needs {T.show(t if t == T.INT else t[1])}, "
+                       f"got {T.show(got)}", value.span)
 
     def stmt_IndexAssign(self, s: m.IndexAssign):
+        want_v = self.indexed(s, "=")
+        vt = self.expr(s.value)
+        if want_v is not None and not T.fits(vt, want_v):
+            self.error("type-mismatch", f"the value must be {T.show(want_v)}, got {T.show(vt)}", s.value.span)
+
+    def stmt_IndexUpdate(self, s: m.IndexUpdate):
+        want_v = self.indexed(s, s.op)
+        self.updated(T.ANY if want_v is None else want_v, f"{s.target.name}[...]", s.op, s.value, s.target.span)
+
+    def indexed(self, s, op: str):
+        """The type of the entries of the field `s.target[s.key]` assigned to (None: unknown or an
+        error), the key checked."""
         sym = self.field_target(s.target)
         t = sym.type if sym else T.ANY
         kt = self.expr(s.key)
-        vt = self.expr(s.value)
         if t == T.ANY:
-            return
+            return None
         if t[0] == "map":
             want_k, want_v = t[1], t[2]
         elif t[0] == "list":
             want_k, want_v = T.INT, t[1]
         else:
-            self.error("type-mismatch", f"'{s.target.name}[...] =' needs a map or list, got {T.show(t)}", s.span)
-            return
+            self.error("type-mismatch", f"'{s.target.name}[...] {op}' needs a map or list, got {T.show(t)}", s.span)
+            return None
         if not T.fits(kt, want_k):
             self.error("type-mismatch", f"the key must be {T.show(want_k)}, got {T.show(kt)}", s.key.span)
-        if not T.fits(vt, want_v):
-            self.error("type-mismatch", f"the value must be {T.show(want_v)}, got {T.show(vt)}", s.value.span)
+        return want_v
 
     def stmt_Replace(self, s: m.Replace):
         sym = self.field_target(s.target)

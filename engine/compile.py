@@ -576,14 +576,16 @@ class Compiler(PySource):
 
     def s_Update(self, s: m.Update):
         sym = self.ck.syms[id(s.target)]
-        t, i = sym.type, sym.slot
-        g = self.expr(s.value)
-        if t == T.INT:
-            fn = operator.add if s.op == "+=" else operator.sub
-        else:
-            whole = T.fits(self.type_of(s.value), t) and not T.fits(self.type_of(s.value), t[1])
-            fn = _collection_op(t[0], s.op[0], whole, s.span)
+        i, g, fn = sym.slot, self.expr(s.value), self.update_op(sym.type, s)
         return self.field_setter(s.target, lambda env: fn(env[i], g(env)))
+
+    def update_op(self, t, s):
+        """`old, x -> new` for `s.op` (`+=` or `-=`) on a value of type t: ints add and subtract,
+        collections take an element or a whole collection of their own type."""
+        if t == T.INT:
+            return operator.add if s.op == "+=" else operator.sub
+        whole = T.fits(self.type_of(s.value), t) and not T.fits(self.type_of(s.value), t[1])
+        return _collection_op(t[0], s.op[0], whole, s.span)
 
     def s_IndexAssign(self, s: m.IndexAssign):
         sym = self.ck.syms[id(s.target)]
@@ -598,6 +600,24 @@ class Compiler(PySource):
                 _fail(s.span, f"index {idx} is outside the list of {len(seq)}")
             return seq[:idx] + (v(env),) + seq[idx + 1:]
         return self.field_setter(s.target, set_item)
+
+    def s_IndexUpdate(self, s: m.IndexUpdate):
+        sym = self.ck.syms[id(s.target)]
+        i, t, name = sym.slot, sym.type, s.target.name
+        k, g = self.expr(s.key), self.expr(s.value)
+        is_map = t[0] == "map"
+        fn = self.update_op(t[2] if is_map else t[1], s)
+
+        def update(env):
+            coll, key = env[i], k(env)
+            if not is_map and not 0 <= key < len(coll):
+                _fail(s.span, f"index {key} is outside the list of {len(coll)}")
+            if is_map and key not in coll:
+                _fail(s.span, f"no entry {rt.format_value(key)} in {name} to change with `{s.op}`; "
+                              f"`{name}[...] =` adds one")
+            new = fn(coll[key], g(env))
+            return coll.set(key, new) if is_map else coll[:key] + (new,) + coll[key + 1:]
+        return self.field_setter(s.target, update)
 
     def s_Replace(self, s: m.Replace):
         sym = self.ck.syms[id(s.target)]

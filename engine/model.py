@@ -297,6 +297,15 @@ class IndexAssign:
 
 
 @node
+class IndexUpdate:
+    target: Ident
+    key: Expr
+    op: str
+    value: Expr
+    span: Span
+
+
+@node
 class IfStmt:
     test: Expr
     body: Block

@@ -327,6 +327,10 @@ class _ToModel(Transformer):
         return m.IndexAssign(self._ident(items[0]), items[1], items[2], self._span(meta))
 
     @v_args(meta=True)
+    def index_update(self, meta, items):
+        return m.IndexUpdate(self._ident(items[0]), items[1], str(items[2]), items[3], self._span(meta))
+
+    @v_args(meta=True)
     def if_stmt(self, meta, items):
         return m.IfStmt(items[0], items[1], items[2] if len(items) > 2 else None, self._span(meta))
 

@@ -164,6 +164,34 @@ score size(l) * 10 + size(b)
 """
 
 
+INDEX_UPDATES = """game "g"
+state { tally: map<str, int> = {"a": 5}
+        row: list<int> = [4, 5, 6]
+        hands: map<int, bag<int>> = {1: bag([2])}
+        n: 0..1 = 0 }
+action go { tally["a"] += 2  row[2] -= 1  hands[1] += 7  hands[1] += bag([8, 8])  hands[1] -= 2  n += 1 }
+turn { go }
+terminal n == 1
+score tally["a"] * 1000 + row[2] * 100 + sum(hands[1])
+"""
+
+
+def test_an_entry_of_a_map_or_list_field_is_updated_in_place_of_the_field(tmp_path):
+    # tally a: 5 + 2 = 7; row[2]: 6 - 1 = 5; hands 1: [2] + 7 + [8, 8] - 2 = [7, 8, 8], sum 23
+    assert checked_score_of_one_game(tmp_path / "entries.rules", INDEX_UPDATES) == 7523
+
+
+@pytest.mark.parametrize("change, message", [
+    ('tally["b"] += 2', "no entry b in tally to change with `+=`; `tally[...] =` adds one"),
+    ("row[3] -= 1", "index 3 is outside the list of 3"),
+    ("hands[1] -= 3", "3 is not in bag[2]"),
+])
+def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, change, message):
+    text = INDEX_UPDATES.replace("action go {", f"action go {{ {change}")
+    stderr = errors_of(tmp_path / "entries.rules", text)
+    assert f"error[runtime]: {message} (in a random playout)" in stderr, stderr
+
+
 def test_a_def_called_with_a_list_and_with_a_bag_checks_clean_and_runs(tmp_path):
     text = SEVERAL_TYPES.replace("def inner(t) = len(edges(t))\ndef outer(u) = inner(u)\n", "")
     assert checked_score_of_one_game(tmp_path / "several.rules", text) == 23  # 2 * 10 + 3, by hand

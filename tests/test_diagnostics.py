@@ -655,6 +655,27 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "syntax", 2, 19),
+    ("index-update-of-a-number", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { ‸moves[1] += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 2, 15),
+    ("index-update-with-the-wrong-value", snippet("""
+        state { moves: 0..9 = 0  tally: map<int, int> = {1: 0} }
+        action step { moves += 1  tally[1] += ‸"one" }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 2, 39),
+    ("index-update-with-the-wrong-key", snippet("""
+        state { moves: 0..9 = 0  tally: map<int, int> = {1: 0} }
+        action step { moves += 1  tally[‸yes] += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 2, 33),
 ]
 
 ROWS = {row[0]: row for row in BROKEN}
