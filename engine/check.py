@@ -13,7 +13,7 @@ import attrs
 
 from . import model as m
 from . import types as T
-from .check_expr import BUILTINS, KIND_WORDS, ExpressionChecks
+from .check_expr import BUILTINS, ExpressionChecks, a_kind
 from .diagnostics import Diagnostic, did_you_mean
 from search.agents import ALGORITHMS, CHOICES, LEAST, TAKES
 
@@ -692,7 +692,7 @@ class Checker(ExpressionChecks):
             self.unknown("state field", ident.name, ident.span, [f.name for f in self.fields])
             return None
         if sym.kind != "field":
-            self.error("not-assignable", f"'{ident.name}' is a {KIND_WORDS.get(sym.kind, sym.kind)}, "
+            self.error("not-assignable", f"'{ident.name}' is {a_kind(sym.kind)}, "
                        "only state fields can be assigned", ident.span)
             return None
         self.syms[id(ident)] = sym
@@ -804,6 +804,11 @@ class Checker(ExpressionChecks):
         self.misplaced_in_chance("`optional`", s.span)
         self.block(s.body)
 
+    def stmt_EitherStmt(self, s: m.EitherStmt):
+        self.misplaced_in_chance("`either`", s.span)
+        for b in s.branches:
+            self.block(b)
+
     def stmt_CallStmt(self, s: m.CallStmt):
         self.misplaced_in_chance("an action call", s.span)
         sym = self.lookup(s.func.name)
@@ -814,7 +819,7 @@ class Checker(ExpressionChecks):
             self.unknown("action", s.func.name, s.func.span, actions)
             return
         if sym.kind != "action":
-            self.error("not-an-action", f"'{s.func.name}' is a {KIND_WORDS.get(sym.kind, sym.kind)}, not an action",
+            self.error("not-an-action", f"'{s.func.name}' is {a_kind(sym.kind)}, not an action",
                        s.func.span)
             return
         self.syms[id(s.func)] = sym

@@ -33,6 +33,12 @@ KIND_WORDS = {"const": "constant", "enumval": "value", "def": "function", "built
                "param": "parameter", "current": "the current player"}
 
 
+def a_kind(kind: str) -> str:
+    """What a symbol of this kind is, with its article: `a constant`, `an action`."""
+    word = KIND_WORDS.get(kind, kind)
+    return word if word.startswith("the ") else f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
 class ExpressionChecks:
     """The expression rules of `Checker`."""
 
@@ -58,8 +64,13 @@ class ExpressionChecks:
         if sym.kind == "heuristic":
             self.error("not-a-value", _HEURISTIC_IN_EXPR.format(e.id), e.span)
             return T.ANY
-        if sym.kind in ("builtin", "def", "action"):
-            self.error("not-a-value", f"'{e.id}' is a {KIND_WORDS.get(sym.kind, sym.kind)}; call it with (...)", e.span)
+        if sym.kind == "action":
+            self.error("not-a-value", f"'{e.id}' is an action, not a value", e.span,
+                       f"an action runs as a statement (`{e.id}`); `either {{ ... }} or {{ ... }}` offers a choice "
+                       "of statements")
+            return T.ANY
+        if sym.kind in ("builtin", "def"):
+            self.error("not-a-value", f"'{e.id}' is {a_kind(sym.kind)}; call it with (...)", e.span)
             return T.ANY
         if sym.kind in ("type", "record"):
             self.error("not-a-value", f"'{e.id}' is a type, not a value", e.span)
@@ -216,7 +227,7 @@ class ExpressionChecks:
         if sym.kind == "heuristic":
             self.error("not-callable", _HEURISTIC_IN_EXPR.format(name), e.func.span)
             return T.ANY
-        self.error("not-callable", f"'{name}' is a {KIND_WORDS.get(sym.kind, sym.kind)}, it cannot be called",
+        self.error("not-callable", f"'{name}' is {a_kind(sym.kind)}, it cannot be called",
                    e.func.span)
         return T.ANY
 

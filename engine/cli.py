@@ -19,7 +19,7 @@ from .load import INVARIANT_SOURCE, command_line_predicates, load_game, other_se
 from .runtime import plain_number
 from search.budget import sample_outcome
 from search.protocol import CHANCE
-from search.solve import solve
+from search.solve import Cycle, solve
 
 
 class _Parser(argparse.ArgumentParser):
@@ -148,8 +148,20 @@ def cmd_solve(args) -> int:
         check_plot_target(args.plot)
     t0 = time.perf_counter()
     bar = ProgressBar(args.depth, "moves deep")
-    sol = solve(game, max_depth=args.depth,
-                progress=lambda depth, paths, states: bar.update(depth, f"{paths:,} paths, {states:,} states"))
+    try:
+        sol = solve(game, max_depth=args.depth,
+                    progress=lambda depth, paths, states: bar.update(depth, f"{paths:,} paths, {states:,} states"),
+                    valued=lambda states: bar.update(0, f"{states:,} states valued"))
+    except Cycle as c:
+        bar.close()
+        loop = (f"the move{'s' if c.loop != 1 else ''} " + ", ".join(game.describe(m) for m in c.line[-c.loop:])
+                + (" lead" if c.loop != 1 else " leads"))
+        before = ", ".join(game.describe(m) for m in c.line[:-c.loop])
+        where = f"after {before}, {loop} back to the same state" if before else \
+            f"{loop} from the initial state back to it"
+        print(f"error: {args.file}: the game can come back to a state it was in, so it has no end to solve to: "
+              f"{where}; --depth N solves the first N moves", file=sys.stderr)
+        return 1
     bar.close()
     seconds = time.perf_counter() - t0
     names = game.player_names

@@ -722,6 +722,25 @@ class Compiler(PySource):
                 body(env, k)
         return FORK, optional
 
+    def s_EitherStmt(self, s: m.EitherStmt):
+        bodies = [as_fork(self.block(b)) for b in s.branches]
+        P = self.PICK
+
+        def either(env, k):
+            pick = env[P]
+            if pick is None:
+                for body in bodies[:-1]:
+                    body(env.copy(), k)
+                bodies[-1](env, k)
+                return
+            order = list(bodies)  # one path picked: the branches in random order, until one completes
+            pick[0].shuffle(order)
+            for body in order:
+                body(env.copy(), k)
+                if pick[1]:
+                    return
+        return FORK, either
+
     def s_CallStmt(self, s: m.CallStmt):
         sym = self.ck.syms[id(s.func)]
         d: m.ActionDecl = sym.decl

@@ -335,6 +335,12 @@ class OptionalStmt:
 
 
 @node
+class EitherStmt:
+    branches: tuple
+    span: Span
+
+
+@node
 class MergeStmt:
     """`merge equal paths`: the ways through the turn that reach this point with equal states
     (and equal local names) go on as one, the first."""

@@ -352,6 +352,10 @@ class _ToModel(Transformer):
         return m.OptionalStmt(items[0], self._span(meta))
 
     @v_args(meta=True)
+    def either_stmt(self, meta, items):
+        return m.EitherStmt(tuple(items), self._span(meta))
+
+    @v_args(meta=True)
     def replace(self, meta, items):
         return m.Replace(items[0], self._ident(items[1]), items[2], self._span(meta))
 

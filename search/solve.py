@@ -23,14 +23,30 @@ class Solution:
     complete: bool  # False when the depth limit cut the game short
 
 
+class Cycle(Exception):
+    """The game can come back to a state it was in, so without a depth limit it has no end to
+    solve to: `line`, the moves from the initial state to that state's second visit, and `loop`,
+    how many of the last ones lead from the state back to itself."""
+
+    def __init__(self, line: list, loop: int):
+        super().__init__(f"a state comes back after {loop} moves")
+        self.line, self.loop = line, loop
+
+
 def solve(game: Game, *, max_depth: Optional[int] = None,
-          progress: Optional[Callable[[int, int, int], None]] = None) -> Solution:
-    """Count paths layer by layer, then back up values over the DAG.
+          progress: Optional[Callable[[int, int, int], None]] = None,
+          valued: Optional[Callable[[int], None]] = None) -> Solution:
+    """Count paths layer by layer, and back up values over the DAG.
 
     A path ends at a terminal state or at a state with no legal moves; such a
-    dead end counts as a terminal path with the state's returns.
+    dead end counts as a terminal path with the state's returns. Without
+    max_depth the values come first, so a game that can come back to a state
+    raises Cycle before the layers (which would never end) are counted;
+    `valued(n)` tells how many states have their value so far.
     """
     root = game.initial_state()
+    if max_depth is None:
+        value, line = _values(game, root, None, valued)
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -67,7 +83,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None,
         layer = nxt
         if progress is not None:
             progress(depth, paths[-1], len(seen))
-    value, line = _values(game, root, max_depth)
+    if max_depth is not None:
+        value, line = _values(game, root, max_depth, valued)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete)
 
 
@@ -78,29 +95,41 @@ def _children(game: Game, s) -> list:
     return [(m, game.apply(s, m), None) for m in game.legal_moves(s)]
 
 
-def _values(game: Game, root, max_depth: Optional[int]):
-    """Back up returns over the DAG: each player maximises its own, chance averages."""
+def _values(game: Game, root, max_depth: Optional[int], valued: Optional[Callable[[int], None]] = None):
+    """Back up returns over the DAG: each player maximises its own, chance averages. Without
+    max_depth, a state met again on the line that leads to it raises Cycle."""
     memo: dict = {}
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
+    moves: list = []  # the line to the state being valued
+    open_at: dict = {}  # key -> how many moves into that line each state on it is
 
     def value(s, depth):
         k = (game.key(s), depth if max_depth is not None else 0)
         if k in memo:
             return memo[k][0]
+        if k in open_at:
+            raise Cycle(list(moves), len(moves) - open_at[k])
         children = [] if game.is_terminal(s) else _children(game, s)
         if not children or (max_depth is not None and depth >= max_depth):
             memo[k] = (tuple(game.returns(s)), None)
             return memo[k][0]
+        open_at[k] = len(moves)
+        vals = []
+        for m, t, _ in children:
+            moves.append(m)
+            vals.append(value(t, depth + 1))
+            moves.pop()
+        del open_at[k]
+        if valued is not None and len(memo) % 4096 == 0:
+            valued(len(memo))
         if children[0][2] is not None:
-            vals = [value(t, depth + 1) for _, t, _ in children]
             v = tuple(sum(p * x[i] for (_, _, p), x in zip(children, vals)) for i in range(game.num_players))
             memo[k] = (v, None)
             return v
         player = game.current_player(s)
         best, best_i = None, None
-        for i, (_, t, _) in enumerate(children):
-            v = value(t, depth + 1)
+        for i, v in enumerate(vals):
             if best is None or v[player] > best[player]:
                 best, best_i = v, i
         memo[k] = (best, best_i)

@@ -159,6 +159,7 @@ MISPLACED = [
     ("choose-in-chance", "chance when not rolled { choose x in 1..6 rolled = yes }", "misplaced", 6, 26),
     ("call-in-chance", "chance when not rolled { step rolled = yes }", "misplaced", 6, 26),
     ("optional-in-chance", "chance when not rolled { optional { rolled = yes } }", "misplaced", 6, 26),
+    ("either-in-chance", "chance when not rolled { either { rolled = yes } or { rolled = yes } }", "misplaced", 6, 26),
     ("draw-from-a-number", "chance when not rolled { draw x in 6 rolled = yes }", "type-mismatch", 6, 36),
     ("condition-not-a-bool", "chance when n { rolled = yes }", "type-mismatch", 6, 13),
 ]

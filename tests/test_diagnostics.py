@@ -655,6 +655,14 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "syntax", 2, 19),
+    ("action-as-a-value", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        action rest { }
+        turn { choose a in [‸step, rest] }
+        terminal moves == 9
+        score moves
+        """), "not-a-value", 4, 21),
     ("index-update-of-a-number", snippet("""
         state { moves: 0..9 = 0 }
         action step { ‸moves[1] += 1 }
@@ -733,6 +741,14 @@ def test_unknown_field_suggests_the_declared_one(tmp_path):
     d = errors.diagnostics[0]
     assert "valeu" in d.message and "Coin" in d.message
     assert "did you mean 'value'" in errors.render()
+
+
+def test_an_action_used_as_a_value_points_to_either(tmp_path):
+    clean, _, _ = unmark(ROWS["action-as-a-value"][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert d.message == "'step' is an action, not a value"
+    assert d.hint == "an action runs as a statement (`step`); `either { ... } or { ... }` offers a choice of statements"
 
 
 SYNTAX_ROWS = [row[0] for row in BROKEN if row[2] == "syntax"]

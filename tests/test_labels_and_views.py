@@ -44,6 +44,26 @@ def test_an_action_labelled_empty_adds_nothing_but_what_it_calls(tmp_path):
     assert labels(tmp_path, "quiet  finish") == ["bonus 5 | finish"]
 
 
+def test_either_gives_the_moves_of_each_branch_in_the_order_written(tmp_path):
+    # by hand: the first branch has the four walks, the second the one build, the third
+    # nothing to finish on (its require fails), and every path then finishes
+    turn = "either { walk } or { build } or { require pos > 0  tidy }  finish"
+    assert labels(tmp_path, turn) == ["walk to 1 | finish", "walk to 1 | mark 1 | finish", "walk to 2 | finish",
+                                      "walk to 2 | mark 2 | finish", "build | bonus 2 | tidy | bonus 1 | finish"]
+
+
+def test_a_random_move_through_either_is_one_of_its_moves(tmp_path):
+    import random
+
+    path = tmp_path / "labels.rules"
+    path.write_text(GAME.replace("TURN", "either { walk } or { build } or { require pos > 0  tidy }  finish"))
+    game = load_game(str(path))
+    s = game.initial_state()
+    every = {m.label for m in game.legal_moves(s)}
+    drawn = {game.sample_move(s, random.Random(seed)).label for seed in range(60)}
+    assert drawn == every  # 60 draws, each branch first a third of the time: all five seen
+
+
 def test_the_tictactoe_view_draws_the_grid_a_row_a_line():
     game = load_game(str(ROOT / "rules" / "tictactoe.rules"))
     s = game.initial_state()

@@ -87,3 +87,37 @@ def test_human_readable_solve_names_the_best_score():
     r = run_engine("solve", "rules/nidavellir.rules", "--set", "variant=blog")
     assert r.returncode == 0
     assert "best score: 58" in r.stdout
+
+
+CYCLE = """game "round and round"
+state { n: 0..2 = 0  stops: 0..1 = 0 }
+action step "step to {n}" { n = (n + 1) % 3 }
+action stop "stop at {n}" { require n == 2  stops = 1 }
+turn { either { step } or { stop } }
+terminal stops == 1
+score n
+"""
+
+
+def test_a_game_that_comes_back_to_a_state_is_refused_with_the_loop(tmp_path):
+    # by hand: step 0 -> 1 -> 2 -> 0 brings back the initial state after three moves (stop is
+    # tried second at each state, so the first line the solver walks down is the loop of steps;
+    # a label shows the state as the action left it)
+    path = tmp_path / "cycle.rules"
+    path.write_text(CYCLE)
+    r = run_engine("solve", path, "--json")
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr == (f"error: {path}: the game can come back to a state it was in, so it has no end to solve to: "
+                        "the moves step to 1, step to 2, step to 0 lead from the initial state back to it; "
+                        "--depth N solves the first N moves\n")
+
+
+def test_a_game_with_a_loop_solves_to_a_depth(tmp_path):
+    # by hand, 4 moves deep: each state has step and, at n = 2, stop (which ends the game), so
+    # the paths are 1, 1, 1, 2 (step or stop at n = 2), then 1 (the step from 0 again)
+    path = tmp_path / "cycle.rules"
+    path.write_text(CYCLE)
+    out = json.loads(run_engine("solve", path, "--depth", "4", "--json").stdout)
+    assert out["paths_per_depth"] == [1, 1, 1, 2, 1]
+    assert out["value"] == [2]
+    assert [m["move"] for m in out["best_line"]] == ["start", "step to 1", "step to 2", "stop at 2"]
