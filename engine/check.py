@@ -160,8 +160,9 @@ class Checker(ExpressionChecks):
                 base += 1
                 self.fields.append(sym)
         # fields, current player, fired triggers, labels, chance weight, sampler, paths merged,
-        # one path picked (a sampled move), actions completed on the path (when traced)
-        self.nslots = base + 8
+        # one path picked (a sampled move), actions completed on the path (when traced), the
+        # player a `pass to` names
+        self.nslots = base + 9
         for d in self.decls:
             if isinstance(d, m.Param):
                 self.declare(Symbol("param", d.name.name, T.ANY, d.name.span, decl=d))
@@ -803,6 +804,9 @@ class Checker(ExpressionChecks):
     def stmt_OptionalStmt(self, s):
         self.misplaced_in_chance("`optional`", s.span)
         self.block(s.body)
+
+    def stmt_PassTo(self, s: m.PassTo):
+        self.expect(s.player, T.PLAYER, "`pass to`")
 
     def stmt_EitherStmt(self, s: m.EitherStmt):
         self.misplaced_in_chance("`either`", s.span)

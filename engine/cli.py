@@ -147,13 +147,15 @@ def cmd_solve(args) -> int:
     if args.plot:
         check_plot_target(args.plot)
     t0 = time.perf_counter()
-    bar = ProgressBar(args.depth, "moves deep")
+    bar, values_bar = ProgressBar(args.depth, "moves deep"), ProgressBar(None, "states valued")
+
+    def progress(depth, paths, states):
+        values_bar.close()
+        bar.update(depth, f"{paths:,} paths, {states:,} states")
     try:
-        sol = solve(game, max_depth=args.depth,
-                    progress=lambda depth, paths, states: bar.update(depth, f"{paths:,} paths, {states:,} states"),
-                    valued=lambda states: bar.update(0, f"{states:,} states valued"))
+        sol = solve(game, max_depth=args.depth, progress=progress, valued=values_bar.update)
     except Cycle as c:
-        bar.close()
+        values_bar.close()
         loop = (f"the move{'s' if c.loop != 1 else ''} " + ", ".join(game.describe(m) for m in c.line[-c.loop:])
                 + (" lead" if c.loop != 1 else " leads"))
         before = ", ".join(game.describe(m) for m in c.line[:-c.loop])
@@ -163,6 +165,7 @@ def cmd_solve(args) -> int:
               f"{where}; --depth N solves the first N moves", file=sys.stderr)
         return 1
     bar.close()
+    values_bar.close()
     seconds = time.perf_counter() - t0
     names = game.player_names
     out = {

@@ -33,8 +33,8 @@ class Compiler(PySource):
         self.ck = checker
         self.params = params
         self.nfields = len(checker.fields)
-        self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED, self.PICK, self.CALLED = (
-            self.nfields + i for i in range(8))
+        (self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED, self.PICK, self.CALLED,
+         self.PASSED) = (self.nfields + i for i in range(9))
         self.enum_values = {}
         for enum, names in checker.enums.items():
             for i, n in enumerate(names):
@@ -721,6 +721,14 @@ class Compiler(PySource):
             if pick is None or not pick[1]:
                 body(env, k)
         return FORK, optional
+
+    def s_PassTo(self, s: m.PassTo):
+        f, P = self.expr(s.player), self.PASSED
+
+        def pass_to(env):
+            env[P] = f(env).index
+            return True
+        return SIMPLE, pass_to
 
     def s_EitherStmt(self, s: m.EitherStmt):
         bodies = [as_fork(self.block(b)) for b in s.branches]

@@ -211,14 +211,20 @@ class CompiledGame:
         return tuple(moves)
 
     def _end_turn(self, env, emit):
-        """A path through the turn is complete: pass the turn on, fire the triggers, then
-        emit(labels, next state, env) for each way they end."""
-        n = self.nstate
-        env[n - 2] = (env[n - 2] + 1) % self.num_players
+        """A path through the turn is complete: pass the turn on (to the next player in order,
+        or the one a `pass to` named), fire the triggers, then emit(labels, next state, env) for
+        each way they end; a `pass to` in a trigger names who moves next too."""
+        n, p = self.nstate, self.compiler.PASSED
+        env[n - 2] = (env[n - 2] + 1) % self.num_players if env[p] is None else env[p]
+        env[p] = None
         if self.reached_actions is not None:
             emit = self._noting_reached(emit)
         if self._triggers:
-            self._fire(env, 0, lambda e: emit(e[n], tuple(e[:n]), e))
+            def fired(e):
+                if e[p] is not None:
+                    e[n - 2] = e[p]
+                emit(e[n], tuple(e[:n]), e)
+            self._fire(env, 0, fired)
         else:
             emit(env[n], tuple(env[:n]), env)
 
@@ -271,7 +277,7 @@ class CompiledGame:
     def chance_outcomes(self, s) -> tuple:
         """(move, weight) for every distinct state the chance block can lead to; draws that lead
         to one state are one outcome (the first label kept, their weights added). The player to
-        move stays; triggers do not fire. Worked out once per value of the slots the block may
+        move stays unless the block says `pass to`; triggers do not fire. Worked out once per value of the slots the block may
         read or write (a roll of dice once per round, whatever the board): another state that
         agrees on them gets the same outcomes, its other slots kept."""
         at = self._chance_at(s) if self._chances else None
@@ -298,6 +304,7 @@ class CompiledGame:
         merged: dict = {}
 
         def finish(env):
+            self._pass(env)
             nxt = tuple(env[:n])
             label, w = merged.get(nxt, (None, 0))
             merged[nxt] = (label or " | ".join(env[n]) or "chance", w + env[n + 1])
@@ -305,6 +312,12 @@ class CompiledGame:
         with guard(span, "the chance block"):
             block(self.env(s), finish)
         return tuple((label, float(w), tuple(nxt[i] for i in slots)) for nxt, (label, w) in merged.items())
+
+    def _pass(self, env) -> None:
+        """The player a chance block's `pass to` named moves next."""
+        p = self.compiler.PASSED
+        if env[p] is not None:
+            env[self.nstate - 2] = env[p]
 
     def sample_chance(self, s, rng) -> Move:
         """One chance outcome of s drawn by its weight, each draw made with rng: the same
@@ -319,6 +332,7 @@ class CompiledGame:
 
         def finish(env):
             if not got:
+                self._pass(env)
                 got.append(Move(" | ".join(env[n]) or "chance", tuple(env[:n])))
         env = self.env(s)
         env[self.compiler.SAMPLER] = rng

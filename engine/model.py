@@ -341,6 +341,12 @@ class EitherStmt:
 
 
 @node
+class PassTo:
+    player: Expr
+    span: Span
+
+
+@node
 class MergeStmt:
     """`merge equal paths`: the ways through the turn that reach this point with equal states
     (and equal local names) go on as one, the first."""

@@ -356,6 +356,10 @@ class _ToModel(Transformer):
         return m.EitherStmt(tuple(items), self._span(meta))
 
     @v_args(meta=True)
+    def pass_to(self, meta, items):
+        return m.PassTo(items[0], self._span(meta))
+
+    @v_args(meta=True)
     def replace(self, meta, items):
         return m.Replace(items[0], self._ident(items[1]), items[2], self._span(meta))
 

@@ -40,3 +40,4 @@ class ProgressBar:
         if self.shown:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
+            self.shown = False

@@ -1,0 +1,75 @@
+"""Who moves next: the next player in order, unless a `pass to` in the turn, a trigger or a
+chance block names another."""
+import pytest
+
+from conftest import first_diagnostic
+from engine.load import load_game
+
+GAME = """
+players A, B, C
+state { n: 0..9 = 0  rolling: bool = no }
+action step "step" { n += 1 }
+action again "again" { n += 1  pass to current }
+action skip "skip" { n += 1  pass to C }
+action roll "roll" { rolling = yes  pass to current }
+chance when rolling { draw d in [1, 2]  if d == 1 { pass to B }  rolling = no }
+EXTRA
+turn { either { step } or { again } or { skip } or { roll } }
+terminal n == 9
+score n
+"""
+
+
+def loaded(tmp_path, extra: str = ""):
+    path = tmp_path / "order.rules"
+    path.write_text(GAME.replace("EXTRA", extra))
+    return load_game(str(path))
+
+
+def after(game, s, label: str):
+    """The state after the move (or chance outcome) with this label."""
+    if game.current_player(s) < 0:
+        [m] = [m for m, _ in game.chance_outcomes(s) if m.label == label]
+    else:
+        [m] = [m for m in game.legal_moves(s) if m.label == label]
+    return game.apply(s, m)
+
+
+def test_without_pass_to_the_next_player_in_order_moves(tmp_path):
+    game = loaded(tmp_path)
+    s = game.initial_state()
+    movers = []
+    for _ in range(4):
+        movers.append(game.current_player(s))
+        s = after(game, s, "step")
+    assert movers == [0, 1, 2, 0]  # A, B, C, A
+
+
+def test_pass_to_current_moves_again_and_pass_to_a_player_skips_to_them(tmp_path):
+    game = loaded(tmp_path)
+    s = after(game, game.initial_state(), "again")
+    assert game.current_player(s) == 0  # A again
+    s = after(game, s, "skip")
+    assert game.current_player(s) == 2  # A passed to C, over B
+    s = after(game, s, "step")
+    assert game.current_player(s) == 0  # then on in order: C to A
+
+
+def test_a_chance_block_passes_the_turn_on_the_draw_that_says_so(tmp_path):
+    game = loaded(tmp_path)
+    rolled = after(game, game.initial_state(), "roll")
+    assert game.current_player(rolled) < 0  # chance moves; A keeps the turn for after it
+    assert game.current_player(after(game, rolled, "d = 2")) == 0  # A again
+    assert game.current_player(after(game, rolled, "d = 1")) == 1  # B
+
+
+def test_a_trigger_names_who_moves_after_the_move(tmp_path):
+    # the trigger runs once the move is made and B is to move next; it hands the turn to C
+    game = loaded(tmp_path, "when n == 1 { pass to C }")
+    s = after(game, game.initial_state(), "step")
+    assert game.current_player(s) == 2
+
+
+def test_pass_to_needs_a_player(tmp_path):
+    d, shown = first_diagnostic(tmp_path / "bad.rules", GAME.replace("EXTRA", "").replace("pass to C", "pass to 3"))
+    assert (d.code, d.message) == ("type-mismatch", "`pass to` must be player, got int"), shown
