@@ -45,6 +45,8 @@ def add_parsers(sub):
                         "(repeatable); its mean, standard error, min and max are reported")
     p.add_argument("--jobs", type=int, default=1,
                    help="games played at once, in as many processes (default 1; the results do not change)")
+    p.add_argument("--max-moves", type=int, metavar="N",
+                   help="stop a game after N moves and score it as it stands (for games that can go on forever)")
     _algorithm_options(p)
     p.set_defaults(run=cmd_play)
     t = sub.add_parser("stats", help="legal moves per decision and distinct states by depth")
@@ -212,7 +214,7 @@ def cmd_play(args) -> int:
     check_options_apply(args, names)
     if len(agents) > game.num_players:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {game.num_players} seat(s)")
-    _positive(**{"jobs": args.jobs, "first-game": args.first_game})
+    _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
     texts = args.measure or []
     try:
         measures = [f for _, f in command_line_measures(game, texts)] if texts else []
@@ -223,7 +225,8 @@ def cmd_play(args) -> int:
     shown: list = []
 
     def summary(g, s):
-        end = {"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)]}
+        end = {"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)],
+               "stopped": not game.is_terminal(s) and (game.current_player(s) == CHANCE or bool(game.legal_moves(s)))}
         if args.show:
             end["view"] = game.view(s)
         if measures:
@@ -235,8 +238,9 @@ def cmd_play(args) -> int:
         if args.show and not args.json:
             bar.close()
             print(f"game {g + 1}: score {', '.join(str(r) for r in end['returns'])}\n{end['view']}\n", flush=True)
-    seen = args.show or bool(measures)
+    seen = args.show or bool(measures) or args.max_moves is not None
     tallies = play(game, agents, games=args.games, budget=args.budget, rng=random.Random(args.seed),
+                   max_moves=args.max_moves,
                    progress=lambda done, total: bar.update(done), jobs=args.jobs,
                    show=show if seen else None, summary=summary if seen else None, first=args.first_game - 1,
                    agent_seed=args.agent_seed)
@@ -250,13 +254,15 @@ def cmd_play(args) -> int:
              "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores)),
              "scores": [plain_number(x) for x in t.scores]} for t in tallies]
     measured = [_measured(text, [end["measures"][k] for end in shown]) for k, text in enumerate(texts)]
+    stopped = sum(end.pop("stopped") for end in shown)
     if args.json:
         for end in shown:
             end.pop("measures", None)
         print(json.dumps({"game": game.title, "games": args.games, "first_game": args.first_game,
                           "budget": args.budget, "seed": args.seed, "agent_seed": args.agent_seed,
                           "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {}),
-                          **({"measures": measured} if texts else {})}))
+                          **({"measures": measured} if texts else {}),
+                          **({"stopped": stopped} if args.max_moves is not None else {})}))
         return 0
     numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
     mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
@@ -278,6 +284,9 @@ def cmd_play(args) -> int:
         print(f"  {head:<{width}}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for m in measured:
             print(f"  {m['expr']:<{width}}  {m['mean']:7.2f} ({m['stderr']:.2f})  {m['min']:>6} {m['max']:>6}")
+    if stopped:
+        print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {args.max_moves:,} moves, scored as "
+              f"{'they' if stopped != 1 else 'it'} stood")
     return 0
 
 

@@ -267,3 +267,28 @@ def test_ctrl_c_during_play_with_jobs_says_interrupted_without_a_traceback():
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130
     assert err.endswith("interrupted\n") and "Traceback" not in err, err
+
+
+FOREVER = """game "forever"
+state { n: 0..2 = 0  moved: int = 0 }
+action step "step" { n = (n + 1) % 3  moved += 1 }
+turn { step }
+terminal moved < 0
+score n
+"""
+
+
+def test_play_stops_a_game_that_never_ends_after_max_moves_and_scores_it_as_it_stands(tmp_path):
+    path = tmp_path / "forever.rules"
+    path.write_text(FOREVER)
+    r = run_engine("play", path, "--agents", "random", "--games", "2", "--max-moves", "10", "--json")
+    out = json.loads(r.stdout)
+    # by hand: ten steps take n round 0 -> 1 -> 2 -> 0 ... to 10 mod 3 = 1
+    assert out["agents"][0]["scores"] == [1, 1] and out["stopped"] == 2
+    r = run_engine("play", path, "--agents", "random", "--games", "2", "--max-moves", "10")
+    assert r.stdout.rstrip().endswith("2 games stopped after 10 moves, scored as they stood")
+
+
+def test_play_reports_no_stopped_games_when_every_game_ends_first():
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "4", "--max-moves", "9", "--json")
+    assert json.loads(r.stdout)["stopped"] == 0  # tic-tac-toe ends within 9 moves
