@@ -297,18 +297,24 @@ def _measured(text: str, values: list) -> dict:
             "max": max(values), "values": values}
 
 
+STATS_DEPTH = 1_000
+"""The deepest depth `stats` goes to without --depth: a game that can go on forever stops there."""
+
+
 def cmd_stats(args) -> int:
     game = _load(args)
     _positive(samples=args.samples)
     bar = ProgressBar(None, "depths")
-    rows = stats(game, rng=random.Random(args.seed), depth=args.depth, samples=args.samples,
+    depth = STATS_DEPTH if args.depth is None else args.depth
+    rows = stats(game, rng=random.Random(args.seed), depth=depth, samples=args.samples,
                  progress=lambda d, n: bar.update(d, f"{n:,} states at depth {d}"))
     bar.close()
+    cut = args.depth is None and bool(rows) and rows[-1].depth == depth and rows[-1].states > rows[-1].ended
     if args.json:
         print(json.dumps({"game": game.title, "depths": [
             {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions,
              "moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max,
-             "ended": r.ended} for r in rows]}))
+             "ended": r.ended} for r in rows], "stopped": cut}))
         return 0
     print(f"{game.title}: legal moves per decision and distinct states by depth")
     print(f"  {'depth':>5} {'states':>12} {'decisions':>10} {'moves min':>10} {'mean':>8} {'max':>6} {'ended':>8}")
@@ -318,4 +324,6 @@ def cmd_stats(args) -> int:
               f"{r.moves_mean:>8.2f} {r.moves_max:>6} {r.ended:>8,}")
     if not all(r.exact for r in rows):
         print(f"  ~ sampled from {args.samples:,} random playouts: states seen, a lower bound")
+    if cut:
+        print(f"  stopped at depth {depth:,}: games go on longer than that (--depth N sets the depth)")
     return 0

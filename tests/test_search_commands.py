@@ -292,3 +292,14 @@ def test_play_stops_a_game_that_never_ends_after_max_moves_and_scores_it_as_it_s
 def test_play_reports_no_stopped_games_when_every_game_ends_first():
     r = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "4", "--max-moves", "9", "--json")
     assert json.loads(r.stdout)["stopped"] == 0  # tic-tac-toe ends within 9 moves
+
+
+def test_stats_of_a_game_that_never_ends_stops_at_its_default_depth(tmp_path):
+    path = tmp_path / "forever.rules"
+    path.write_text(FOREVER)
+    out = json.loads(run_engine("stats", path, "--json").stdout)
+    # one state a depth (n and the count of moves both known), none ending, depths 0 to 1,000
+    assert [d["depth"] for d in out["depths"]] == list(range(1001)) and out["stopped"] is True
+    assert all(d["states"] == 1 and d["ended"] == 0 for d in out["depths"])
+    r = run_engine("stats", path, "--depth", "5")
+    assert "stopped" not in r.stdout  # a depth given is the depth wanted
