@@ -11,7 +11,7 @@ import time
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers
-from .lint import unreached, unused
+from .lint import endless, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
@@ -63,8 +63,8 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     """Random playouts from the initial state: the rules, the view and the heuristics must run
     on every state without errors, and the invariants hold. An action that something calls but
     that never ran is a warning, unless it ran with one parameter changed (`other_settings`):
-    those playouts must run without errors too."""
-    found, reached = _tracked_playouts(game, playouts, steps, "")
+    those playouts must run without errors too. So is a game none of whose playouts ended."""
+    found, reached, ended = _tracked_playouts(game, playouts, steps, "")
     missing = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"} - reached
     tried = []
     for name, value in other_settings(game, settings) if missing and not found else ():
@@ -73,26 +73,26 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
         except (RuleErrors, UsageError):  # a combination the file forbids
             continue
         tried += [name] if name not in tried else []
-        found, more = _tracked_playouts(alt, playouts, steps, f"--set {name}={value}", until=missing)
+        found, more, _ = _tracked_playouts(alt, playouts, steps, f"--set {name}={value}", until=missing)
         missing -= more
         if found or not missing:
             break
-    return found or unreached(game.checker, missing, playouts, tried)
+    return found or unreached(game.checker, missing, playouts, tried) + endless(game.checker, ended, playouts, steps)
 
 
 def _tracked_playouts(game, playouts: int, steps: int, setting: str, until=None) -> tuple:
-    """The problems random playouts met (see _playouts) and the names of the actions that ran;
-    with `until`, the playouts stop once all of those actions have run."""
+    """The problems random playouts met (see _playouts), the names of the actions that ran and
+    how many playouts ended; with `until`, the playouts stop once all of those actions have run."""
     rng = random.Random(0)
     found: list = []
     bar = ProgressBar(playouts, f"random playouts{' with ' + setting if setting else ''}")
     game.reached_actions = set()
     try:
-        _playouts(game, playouts, steps, rng, found, bar, setting, until)
+        ended = _playouts(game, playouts, steps, rng, found, bar, setting, until)
     finally:
         bar.close()
         reached, game.reached_actions = game.reached_actions, None
-    return found, reached
+    return found, reached, ended
 
 
 LIST_AT_MOST = 1_000
@@ -103,13 +103,15 @@ almost nothing. In a game whose largest turns have tens of thousands of paths, a
 the states reached were wider: validate took about 10 s there, against a minute with 20,000."""
 
 
-def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: str = "", until=None) -> None:
+def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: str = "", until=None) -> int:
     """Play; append the first problem met to `found` and stop there (`setting`: the `--set`
-    text of the parameter values, if not the ones validate was given)."""
+    text of the parameter values, if not the ones validate was given). How many playouts
+    ended (at a terminal state or a dead end) within `steps` moves."""
     also = f" with {setting}" if setting else ""
+    ended = 0
     for n in range(playouts):
         if until is not None and until <= game.reached_actions:
-            return
+            return ended
         s = game.initial_state()
         try:
             for step in range(steps + 1):
@@ -117,12 +119,13 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                 for decl in game.broken_invariants(s):
                     where = ("in the initial state" if step == 0 else f"after {step} random moves") + also
                     found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
-                    return
+                    return ended
                 game.view(s)  # the view and the heuristics must run on every state too
                 for name in game.heuristics:
                     game.evaluate(s, name)
                 if game.is_terminal(s):
                     game.returns(s)
+                    ended += 1
                     break
                 if game.current_player(s) == CHANCE:
                     s = game.apply(s, sample_outcome(game, s, rng))
@@ -134,12 +137,14 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                     move = rng.choice(moves)
                 else:
                     move = None
+                ended += move is None
                 if move is None or step == steps:
                     break
                 s = game.apply(s, move)
         except RuleRuntimeError as e:
             found.append(Diagnostic("runtime", f"{e.message} (in a random playout{also})", e.span))
-            return
+            return ended
+    return ended
 
 
 def cmd_solve(args) -> int:

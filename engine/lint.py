@@ -1,6 +1,8 @@
-"""Warnings about a checked game: declarations nothing refers to, actions that never ran."""
+"""Warnings about a checked game: declarations nothing refers to, actions that never ran, playouts
+that never ended."""
 from __future__ import annotations
 
+from . import model as m
 from .check import Checker
 from .diagnostics import Diagnostic
 
@@ -32,6 +34,16 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = ()) -> lis
                        f"no path through it ended a move in the states they reached{also}: a `require` on its "
                        "way may never hold" + ("" if tried else " with these parameter values"), severity="warning")
             for sym in ck.globals.values() if sym.kind == "action" and sym.span.line and sym.name in missing]
+
+
+def endless(ck: Checker, ended: int, playouts: int, steps: int) -> list:
+    """A warning at the terminal condition when none of the random playouts ended."""
+    ends = [d for d in ck.decls if isinstance(d, m.TerminalDecl)]
+    if ended or not playouts or not ends:
+        return []
+    return [Diagnostic("no-end", f"none of {playouts} random playouts ended within {steps:,} moves", ends[0].span,
+                       "the terminal condition may never hold; if the game is that long, `--steps N` plays "
+                       "longer (and `play --max-moves N` stops games that go on)", severity="warning")]
 
 
 def _either(names: list) -> str:

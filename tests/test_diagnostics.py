@@ -1101,6 +1101,19 @@ def test_validate_warns_of_an_action_that_never_ran_in_its_playouts(tmp_path, en
     assert "nor with another value of extra: a `require` on its way may never hold\n" in result.stderr
 
 
+def test_validate_warns_when_no_random_playout_ends(tmp_path, engine_cli):
+    path = tmp_path / "endless.rules"
+    path.write_text('state { n: int = 0 }\naction step "step" { n += 1 }\nturn { step }\n'
+                    'terminal n < 0\nscore n\n', encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2", "--steps", "50")
+    assert result.returncode == 0, result.stderr
+    assert f"{path}:4:1: warning[no-end]: none of 2 random playouts ended within 50 moves" in result.stderr
+    assert result.stdout == f"{path}: ok (endless, 1 warning)\n"
+    # a game whose playouts end (here at n == 3) draws no such warning
+    path.write_text(path.read_text().replace("terminal n < 0", "terminal n == 3"), encoding="utf-8")
+    assert "no-end" not in engine_cli("validate", str(path), "--playouts", "2", "--steps", "50").stderr
+
+
 SETTINGS = """game "g"
 param mode in {walking, crawling, flying} = walking
 param steps in 1..3 = 1
