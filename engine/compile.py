@@ -610,11 +610,12 @@ class Compiler(PySource):
 
         def update(env):
             coll, key = env[i], k(env)
-            if not is_map and not 0 <= key < len(coll):
+            if is_map:
+                if key not in coll:
+                    _fail(s.span, f"no entry {rt.format_value(key)} in {name} to change with `{s.op}`; "
+                                  f"`{name}[...] =` adds one")
+            elif not 0 <= key < len(coll):
                 _fail(s.span, f"index {key} is outside the list of {len(coll)}")
-            if is_map and key not in coll:
-                _fail(s.span, f"no entry {rt.format_value(key)} in {name} to change with `{s.op}`; "
-                              f"`{name}[...] =` adds one")
             new = fn(coll[key], g(env))
             return coll.set(key, new) if is_map else coll[:key] + (new,) + coll[key + 1:]
         return self.field_setter(s.target, update)

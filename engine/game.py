@@ -221,8 +221,7 @@ class CompiledGame:
             emit = self._noting_reached(emit)
         if self._triggers:
             def fired(e):
-                if e[p] is not None:
-                    e[n - 2] = e[p]
+                self._pass(e)
                 emit(e[n], tuple(e[:n]), e)
             self._fire(env, 0, fired)
         else:
@@ -277,9 +276,10 @@ class CompiledGame:
     def chance_outcomes(self, s) -> tuple:
         """(move, weight) for every distinct state the chance block can lead to; draws that lead
         to one state are one outcome (the first label kept, their weights added). The player to
-        move stays unless the block says `pass to`; triggers do not fire. Worked out once per value of the slots the block may
-        read or write (a roll of dice once per round, whatever the board): another state that
-        agrees on them gets the same outcomes, its other slots kept."""
+        move stays unless the block says `pass to`; triggers do not fire. Worked out once per
+        value of the slots the block may read or write (a roll of dice once per round, whatever
+        the board): another state that agrees on them gets the same outcomes, its other slots
+        kept."""
         at = self._chance_at(s) if self._chances else None
         if at is None:
             return ()
@@ -314,7 +314,7 @@ class CompiledGame:
         return tuple((label, float(w), tuple(nxt[i] for i in slots)) for nxt, (label, w) in merged.items())
 
     def _pass(self, env) -> None:
-        """The player a chance block's `pass to` named moves next."""
+        """The player a `pass to` of a trigger or a chance block named moves next."""
         p = self.compiler.PASSED
         if env[p] is not None:
             env[self.nstate - 2] = env[p]
