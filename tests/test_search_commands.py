@@ -252,12 +252,18 @@ def children_of(pid: int) -> list:
     return open(path).read().split() if os.path.exists(path) else []
 
 
+def interruptible():
+    """In the child: Ctrl-C as in a terminal. A shell starts a background job with SIGINT ignored,
+    the child inherits that, and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"),
                     reason="needs /proc to see the workers")
 def test_ctrl_c_during_play_with_jobs_says_interrupted_without_a_traceback():
     p = subprocess.Popen([sys.executable, "-m", "engine", "play", "rules/railroad-ink.rules", "--agents", "mcts",
                           "--games", "4", "--jobs", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True)
+                         text=True, start_new_session=True, preexec_fn=interruptible)
     deadline = time.monotonic() + 60
     while len(children_of(p.pid)) < 2 and time.monotonic() < deadline:  # the two workers are playing
         time.sleep(0.1)
