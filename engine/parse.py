@@ -68,11 +68,59 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
     if isinstance(e, UnexpectedCharacters) and not expected:
         msg = f"unexpected character {got}"
     hint = None
-    if isinstance(e, UnexpectedToken) and e.token.value == "=":
+    if isinstance(e, UnexpectedToken) and e.token.type != "$END" and (either := _after_either(text, e.token)):
+        hint, where = either
+        if where is not None:  # point at the word to change, not at what came after it
+            msg = f"expected 'or' and a block, got {text[where:where + 4]!r}"
+            line = text.count("\n", 0, where) + 1
+            col = where - (text.rfind("\n", 0, where) + 1) + 1
+    elif isinstance(e, UnexpectedToken) and e.token.value == "=":
         hint = "to compare two values write '=='; a single '=' assigns"
     elif isinstance(e, UnexpectedCharacters) and text[e.pos_in_stream:e.pos_in_stream + 1] == '"':
         hint = "a string must end with '\"' on the line where it starts"
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
+
+
+_EITHER_ELSE = "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"
+_EITHER_BRACES = "each choice of `either` is a block in braces: or { ... }"
+_EITHER_OR = "`either` takes `or` between its blocks: either { ... } or { ... }"
+
+
+def _after_either(text: str, token: Token) -> Optional[tuple]:
+    """(hint, position of the word to point at or None) when the unexpected token comes after the
+    blocks of an `either`: an `else` in place of `or`, `or` without a block, or no `or` at all."""
+    before = text[:token.start_pos].rstrip()
+    word = re.search(r"\b(else|or)$", before)
+    if word and word.group(1) == "else" and token.value == "{":
+        hint, where = _EITHER_ELSE, word.start()
+    elif word and word.group(1) == "or" and token.value != "{":
+        hint, where = _EITHER_BRACES, None
+    elif not word and token.value == "{":
+        hint, where = _EITHER_OR, None
+    else:
+        return None
+    end = (before[:word.start()] if word else before).rstrip()
+    return (hint, where) if _closes_either_blocks(end) else None
+
+
+def _closes_either_blocks(text: str) -> bool:
+    """Whether text ends with the last block of `either { ... } or { ... }`."""
+    while text.endswith("}"):
+        depth, i = 0, len(text) - 1
+        while i >= 0:
+            depth += {"}": 1, "{": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i -= 1
+        if i < 0:
+            return False
+        text = text[:i].rstrip()
+        if re.search(r"\beither$", text):
+            return True
+        if not re.search(r"\bor$", text):
+            return False
+        text = text[:-2].rstrip()
+    return False
 
 
 MAX_DEPTH = 100

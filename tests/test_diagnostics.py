@@ -655,6 +655,30 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "syntax", 2, 19),
+    ("either-with-else", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        action rest { }
+        turn { either { step } or { rest } ‸else { step } }
+        terminal moves == 9
+        score moves
+        """), "syntax", 4, 36),
+    ("either-choice-without-braces", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        action rest { }
+        turn { either { step } or ‸rest }
+        terminal moves == 9
+        score moves
+        """), "syntax", 4, 27),
+    ("either-blocks-without-or", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        action rest { }
+        turn { either { step } ‸{ rest } }
+        terminal moves == 9
+        score moves
+        """), "syntax", 4, 24),
     ("action-as-a-value", snippet("""
         state { moves: 0..9 = 0 }
         action step { moves += 1 }
@@ -749,6 +773,30 @@ def test_an_action_used_as_a_value_points_to_either(tmp_path):
     d = errors.diagnostics[0]
     assert d.message == "'step' is an action, not a value"
     assert d.hint == "an action runs as a statement (`step`); `either { ... } or { ... }` offers a choice of statements"
+
+
+@pytest.mark.parametrize("row_id, hint", [
+    ("either-with-else", "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"),
+    ("either-choice-without-braces", "each choice of `either` is a block in braces: or { ... }"),
+    ("either-blocks-without-or", "`either` takes `or` between its blocks: either { ... } or { ... }"),
+])
+def test_a_mistake_after_the_blocks_of_either_hints_at_or(tmp_path, row_id, hint):
+    clean, _, _ = unmark(ROWS[row_id][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert errors.diagnostics[0].hint == hint, errors.render()
+
+
+def test_else_after_an_if_inside_either_is_no_mistake(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { either { if moves < 5 { step } else { step  step } } or { step } }
+        terminal moves >= 8
+        score moves
+        """))
+    game = load_game(str(path))
+    assert len(game.legal_moves(game.initial_state())) == 2
 
 
 SYNTAX_ROWS = [row[0] for row in BROKEN if row[2] == "syntax"]
