@@ -46,7 +46,8 @@ def add_parsers(sub):
     p.add_argument("--jobs", type=int, default=1,
                    help="games played at once, in as many processes (default 1; the results do not change)")
     p.add_argument("--max-moves", type=int, metavar="N",
-                   help="stop a game after N moves and score it as it stands (for games that can go on forever)")
+                   help=f"stop a game after N moves and score it as it stands (default {PLAY_MAX_MOVES:,}, "
+                        "for games that can go on forever)")
     _algorithm_options(p)
     p.set_defaults(run=cmd_play)
     t = sub.add_parser("stats", help="legal moves per decision and distinct states by depth")
@@ -204,6 +205,10 @@ def cmd_search(args) -> int:
     return 0
 
 
+PLAY_MAX_MOVES = 1_000
+"""The moves `play` lets a game run to without --max-moves: a game that can go on forever stops there."""
+
+
 def cmd_play(args) -> int:
     game = _load(args)
     names = [a.strip() for a in args.agents.split(",")]
@@ -220,6 +225,7 @@ def cmd_play(args) -> int:
         measures = [f for _, f in command_line_measures(game, texts)] if texts else []
     except RuleErrors as e:  # the expressions are arguments: a usage error, shown with a caret
         raise UsageError("--measure: the expression has errors\n" + e.render()) from None
+    max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
     bar = ProgressBar(args.games, "games")
     t0 = time.perf_counter()
     shown: list = []
@@ -238,12 +244,9 @@ def cmd_play(args) -> int:
         if args.show and not args.json:
             bar.close()
             print(f"game {g + 1}: score {', '.join(str(r) for r in end['returns'])}\n{end['view']}\n", flush=True)
-    seen = args.show or bool(measures) or args.max_moves is not None
     tallies = play(game, agents, games=args.games, budget=args.budget, rng=random.Random(args.seed),
-                   max_moves=args.max_moves,
-                   progress=lambda done, total: bar.update(done), jobs=args.jobs,
-                   show=show if seen else None, summary=summary if seen else None, first=args.first_game - 1,
-                   agent_seed=args.agent_seed)
+                   max_moves=max_moves, progress=lambda done, total: bar.update(done), jobs=args.jobs,
+                   show=show, summary=summary, first=args.first_game - 1, agent_seed=args.agent_seed)
     bar.close()
     seconds = time.perf_counter() - t0
     several = game.num_players > 1
@@ -261,8 +264,7 @@ def cmd_play(args) -> int:
         print(json.dumps({"game": game.title, "games": args.games, "first_game": args.first_game,
                           "budget": args.budget, "seed": args.seed, "agent_seed": args.agent_seed,
                           "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {}),
-                          **({"measures": measured} if texts else {}),
-                          **({"stopped": stopped} if args.max_moves is not None else {})}))
+                          **({"measures": measured} if texts else {}), "stopped": stopped}))
         return 0
     numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
     mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
@@ -285,8 +287,9 @@ def cmd_play(args) -> int:
         for m in measured:
             print(f"  {m['expr']:<{width}}  {m['mean']:7.2f} ({m['stderr']:.2f})  {m['min']:>6} {m['max']:>6}")
     if stopped:
-        print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {args.max_moves:,} moves, scored as "
-              f"{'they' if stopped != 1 else 'it'} stood")
+        print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {max_moves:,} moves, scored as "
+              f"{'they' if stopped != 1 else 'it'} stood"
+              + (" (the default limit: --max-moves N sets it)" if args.max_moves is None else ""))
     return 0
 
 

@@ -295,6 +295,16 @@ def test_play_stops_a_game_that_never_ends_after_max_moves_and_scores_it_as_it_s
     assert r.stdout.rstrip().endswith("2 games stopped after 10 moves, scored as they stood")
 
 
+def test_play_stops_a_game_that_never_ends_at_its_default_limit_and_says_so(tmp_path):
+    path = tmp_path / "forever.rules"
+    path.write_text(FOREVER)
+    r = run_engine("play", path, "--agents", "random", "--games", "1")
+    # by hand: 1,000 steps take n round to 1,000 mod 3 = 1
+    assert "random            1     1.00 (0.00)" in r.stdout, r.stdout
+    assert r.stdout.rstrip().endswith("1 game stopped after 1,000 moves, scored as it stood "
+                                      "(the default limit: --max-moves N sets it)")
+
+
 def test_play_reports_no_stopped_games_when_every_game_ends_first():
     r = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "4", "--max-moves", "9", "--json")
     assert json.loads(r.stdout)["stopped"] == 0  # tic-tac-toe ends within 9 moves
