@@ -75,10 +75,34 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
             line = text.count("\n", 0, where) + 1
             col = where - (text.rfind("\n", 0, where) + 1) + 1
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
-        hint = "to compare two values write '=='; a single '=' assigns"
+        if text[e.token.start_pos - 1:e.token.start_pos] == "=":
+            hint = "to assign write a single '='; '==' compares two values"
+        else:
+            hint = "to compare two values write '=='; a single '=' assigns"
     elif isinstance(e, UnexpectedCharacters) and text[e.pos_in_stream:e.pos_in_stream + 1] == '"':
         hint = "a string must end with '\"' on the line where it starts"
+    elif isinstance(e, UnexpectedCharacters) or isinstance(e, UnexpectedToken) and e.token.type != "$END":
+        at = e.token.start_pos if isinstance(e, UnexpectedToken) else e.pos_in_stream
+        hint = _habit_hint(text, at, e.token.value if isinstance(e, UnexpectedToken) else text[at:at + 1])
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
+
+
+_HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "write `not` to negate",
+           ";": "no ';' is needed: a statement ends where the next one begins, also on the same line",
+           "'": "strings are written in double quotes: \"...\"", "elif": "write `else if`"}
+
+
+def _habit_hint(text: str, at: int, got: str) -> Optional[str]:
+    """A hint for a habit from other languages, or for an `if` or `score` left unfinished."""
+    if got in _HABITS:
+        return _HABITS[got]
+    line_before = text[text.rfind("\n", 0, at) + 1:at]
+    if re.search(r"^\s*score\s+\w+\s*$", line_before) and got == ":":
+        return "`score for p: EXPR` scores each player"
+    opened = list(re.finditer(r"\bif\b", line_before))
+    if opened and not re.search(r"\bthen\b|\{", line_before[opened[-1].end():]) and got not in ("then", "{"):
+        return "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"
+    return None
 
 
 _EITHER_ELSE = "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"

@@ -799,6 +799,49 @@ def test_else_after_an_if_inside_either_is_no_mistake(tmp_path):
     assert len(game.legal_moves(game.initial_state())) == 2
 
 
+# A habit from another language, or an `if` or `score` left unfinished: (what the line says,
+# where the caret goes, the hint). Each line replaces the action's line in HABIT_GAME.
+HABIT_GAME = """
+    state { moves: 0..9 = 0  done: bool = no }
+    action step { LINE }
+    turn { step }
+    terminal moves == 9
+    score moves
+    """
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("moves += 1  done = moves == 9 ‸&& yes", "write `and` for both"),
+    ("moves += 1  done = moves == 9 ‸|| no", "write `or` for either"),
+    ("moves += 1  done = ‸!done", "write `not` to negate"),
+    ("moves += 1‸;", "no ';' is needed: a statement ends where the next one begins, also on the same line"),
+    ("moves += 1  done = moves == 9 or done == ‸'yes'", 'strings are written in double quotes: "..."'),
+    ("moves += if moves < 5 then 1 ‸elif moves < 8 then 2 else 0", "write `else if`"),
+    ("moves += 1  done =‸= moves == 9", "to assign write a single '='; '==' compares two values"),
+    ("moves += if moves < 5 ‸1 else 2", "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"),
+    ("if moves < 5 ‸moves += 1", "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"),
+])
+def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
+    clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+
+
+def test_score_with_a_player_but_without_for_hints_at_for(tmp_path):
+    clean, at_line, at_col = unmark(snippet("""
+        players A, B
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score p‸: moves
+        """))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, "`score for p: EXPR` scores each player")
+
+
 SYNTAX_ROWS = [row[0] for row in BROKEN if row[2] == "syntax"]
 
 
