@@ -14,7 +14,7 @@ import attrs
 from . import model as m
 from . import types as T
 from .check_expr import BUILTINS, ExpressionChecks, a_kind
-from .diagnostics import Diagnostic, did_you_mean
+from .diagnostics import Diagnostic, counted, did_you_mean
 from search.agents import ALGORITHMS, CHOICES, LEAST, TAKES
 
 
@@ -34,6 +34,13 @@ BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}
 PRIMITIVES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "cell": T.CELL, "grid": T.GRID, "player": T.PLAYER}
 GENERICS = {"list": 1, "set": 1, "bag": 1, "map": 2}
 BUILTIN_TYPES = set(PRIMITIVES) | set(GENERICS)
+OTHER_LANGUAGES = {
+    "size": "`len(x)` counts the elements of a collection", "length": "`len(x)` counts the elements of a collection",
+    "range": "`a..b` is the whole numbers from a to b, both included",
+    "None": "there is no empty value: `k in m` tells whether a map has the key k",
+    "null": "there is no empty value: `k in m` tells whether a map has the key k",
+}
+"""Hints for names that other languages have and the rules language spells otherwise."""
 
 
 class Checker(ExpressionChecks):
@@ -74,8 +81,8 @@ class Checker(ExpressionChecks):
 
     def unknown(self, what: str, name: str, span: m.Span, candidates):
         near = did_you_mean(name, candidates)
-        hint = None
-        if near:
+        hint = OTHER_LANGUAGES.get(name) if what in ("name", "function") else None
+        if near and hint is None:
             sym = self.globals.get(near)
             where = f" (declared at {sym.span})" if sym and sym.span.line else ""
             hint = f"did you mean '{near}'?{where}"
@@ -224,7 +231,7 @@ class Checker(ExpressionChecks):
                 self.unknown("generic type", n, t.name.span, GENERICS)
                 return T.ANY
             if len(t.args) != GENERICS[n]:
-                self.error("arity", f"{n}<...> takes {GENERICS[n]} type argument(s), got {len(t.args)}", t.span)
+                self.error("arity", f"{n}<...> takes {counted(GENERICS[n], 'type argument')}, got {len(t.args)}", t.span)
                 return T.ANY
             args = tuple(self.resolve_type(a) for a in t.args)
             if n == "bag":
@@ -829,7 +836,7 @@ class Checker(ExpressionChecks):
         self.syms[id(s.func)] = sym
         want = len(sym.decl.params)
         if len(s.args) != want:
-            self.error("arity", f"action '{s.func.name}' takes {want} argument(s), got {len(s.args)}", s.span)
+            self.error("arity", f"action '{s.func.name}' takes {counted(want, 'argument')}, got {len(s.args)}", s.span)
         if self._current_action:
             self._call_graph.setdefault(self._current_action, set()).add(s.func.name)
 

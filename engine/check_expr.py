@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Optional
 from . import model as m
 from . import runtime as rt
 from . import types as T
+from .diagnostics import counted
 
 if TYPE_CHECKING:
     from .check import Symbol
@@ -164,7 +165,9 @@ class ExpressionChecks:
                 self.unknown(f"field of {t[1]}", e.attr.name, e.attr.span, fields)
                 return T.ANY
             return fields[e.attr.name]
-        self.error("type-mismatch", f"{T.show(t)} has no fields (looked for '{e.attr.name}')", e.attr.span)
+        self.error("type-mismatch", f"{T.show(t)} has no fields (looked for '{e.attr.name}')", e.attr.span,
+                   "`len(x)` counts the elements of a collection" if e.attr.name in ("length", "size", "count")
+                   and t[0] in ("list", "set", "bag", "map") else None)
         return T.ANY
 
     def expr_Index(self, e: m.Index, want):
@@ -207,14 +210,14 @@ class ExpressionChecks:
         if sym.kind == "builtin":
             lo, hi = BUILTINS[name]
             if not lo <= len(argt) <= hi:
-                self.error("arity", f"{name}() takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), "
+                self.error("arity", f"{name}() takes {counted(hi, 'argument') if lo == hi else f'{lo} to {hi} arguments'}, "
                            f"got {len(argt)}", e.span)
                 return T.ANY
             return self.builtin_call(e, name, argt, want)
         if sym.kind == "def":
             want_n = len(sym.decl.params)
             if len(argt) != want_n:
-                self.error("arity", f"'{name}' takes {want_n} argument(s), got {len(argt)}", e.span)
+                self.error("arity", f"'{name}' takes {counted(want_n, 'argument')}, got {len(argt)}", e.span)
             if self._current_action:
                 self._call_graph.setdefault(self._current_action, set()).add(name)
             if sym.type == T.ANY and sym.decl is not None and self._current_action != name:
@@ -235,8 +238,8 @@ class ExpressionChecks:
         fields = self.records.get(sym.name, ())
         names = [f for f, _ in fields]
         if len(e.args) != len(fields):
-            self.error("arity", f"record {sym.name} has {len(fields)} field(s) ({', '.join(names)}), "
-                       f"got {len(e.args)} value(s)", e.span)
+            self.error("arity", f"record {sym.name} has {counted(len(fields), 'field')} ({', '.join(names)}), "
+                       f"got {counted(len(e.args), 'value')}", e.span)
         given = set()
         for i, a in enumerate(e.args):
             field = a.name.name if a.name is not None else (names[i] if i < len(names) else None)

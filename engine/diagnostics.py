@@ -74,3 +74,8 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
     """The closest candidate to a misspelt name, if any is close."""
     found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+def counted(n: int, word: str) -> str:
+    """'1 argument', '2 arguments': a number and its noun, plural unless the number is 1."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

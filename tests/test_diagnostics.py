@@ -828,6 +828,35 @@ def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
 
 
+NAMES_GAME = """
+    state { moves: 0..9 = 0  seen: map<int, int> = {} }
+    action step { moves += 1  seen[moves] = WHAT }
+    turn { step }
+    terminal moves == 9
+    score moves
+    """
+
+
+@pytest.mark.parametrize("what, message, hint", [
+    ("‸size(seen)", "unknown function 'size'", "`len(x)` counts the elements of a collection"),
+    ("seen.‸length", "map<int, int> has no fields (looked for 'length')", "`len(x)` counts the elements of a collection"),
+    ("sum(‸range(3))", "unknown function 'range'", "`a..b` is the whole numbers from a to b, both included"),
+    ("if seen[1] == ‸None then 0 else 1", "unknown name 'None'",
+     "there is no empty value: `k in m` tells whether a map has the key k"),
+])
+def test_a_name_from_another_language_gets_a_hint(tmp_path, what, message, hint):
+    clean, at_line, at_col = unmark(snippet(NAMES_GAME.replace("WHAT", what)))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, message, hint), errors.render()
+
+
+def test_a_count_of_arguments_is_written_as_words_are(tmp_path):
+    clean, _, _ = unmark(snippet(NAMES_GAME.replace("WHAT", "‸len(seen, 1)")))
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert errors.diagnostics[0].message == "len() takes 1 argument, got 2"
+
+
 def test_score_with_a_player_but_without_for_hints_at_for(tmp_path):
     clean, at_line, at_col = unmark(snippet("""
         players A, B
