@@ -19,7 +19,8 @@ from .load import INVARIANT_SOURCE, command_line_predicates, load_game, other_se
 from .runtime import plain_number
 from search.budget import sample_outcome
 from search.protocol import CHANCE
-from search.solve import Cycle, solve
+from search.solve import Cycle, Endless, solve
+from search.value_iteration import TooManyStates, iterate_values
 
 
 class _Parser(argparse.ArgumentParser):
@@ -159,15 +160,14 @@ def cmd_solve(args) -> int:
         bar.update(depth, f"{paths:,} paths, {states:,} states")
     try:
         sol = solve(game, max_depth=args.depth, progress=progress, valued=values_bar.update)
-    except Cycle as c:
+    except Cycle:
         values_bar.close()
-        loop = (f"the move{'s' if c.loop != 1 else ''} " + ", ".join(game.describe(m) for m in c.line[-c.loop:])
-                + (" lead" if c.loop != 1 else " leads"))
-        before = ", ".join(game.describe(m) for m in c.line[:-c.loop])
-        where = f"after {before}, {loop} back to the same state" if before else \
-            f"{loop} from the initial state back to it"
-        print(f"error: {args.file}: the game can come back to a state it was in, so it has no end to solve to: "
-              f"{where}; --depth N solves the first N moves", file=sys.stderr)
+        return _solve_by_iteration(args, game, t0)
+    except Endless as e:
+        values_bar.close()
+        print(f"error: {args.file}: a line of play goes on for {len(e.line):,} moves without ending or coming back "
+              f"to a state it was in (it begins {', '.join(game.describe(m) for m in e.line[:3])}, ...), so it has "
+              "no end to solve to; --depth N solves the first N moves", file=sys.stderr)
         return 1
     bar.close()
     values_bar.close()
@@ -175,6 +175,7 @@ def cmd_solve(args) -> int:
     names = game.player_names
     out = {
         "game": game.title,
+        "method": "exhaustive",
         "paths_per_depth": sol.paths_per_depth,
         "distinct_states": sol.distinct_states,
         "terminal_paths": sol.terminal_paths,
@@ -209,6 +210,56 @@ def cmd_solve(args) -> int:
         print(f"    {game.describe(mv)}")
     last = sol.best_line[-1][1] if sol.best_line else game.initial_state()
     if game.current_player(last) == CHANCE:
+        print("    then chance moves: the value is the expectation over its outcomes")
+    return 0
+
+
+def _solve_by_iteration(args, game, t0: float) -> int:
+    """solve for a game that can come back to a state: value iteration over all its states."""
+    if args.plot:
+        raise UsageError("--plot: the game can come back to a state it was in, so it has no count of paths to plot")
+    found, sweeps = ProgressBar(None, "states found"), ProgressBar(None, "sweeps")
+
+    def swept(k, change):
+        found.close()
+        sweeps.update(k, f"largest change {change:.1e}")
+    try:
+        fp = iterate_values(game, found=found.update, swept=swept)
+    except TooManyStates as e:
+        found.close()
+        print(f"error: {args.file}: the game can come back to a state it was in, and it has {e} to iterate "
+              "values over; --depth N solves the first N moves", file=sys.stderr)
+        return 1
+    sweeps.close()
+    if not fp.converged:
+        print(f"error: {args.file}: the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of value "
+              "iteration, so they are no fixed point; --depth N solves the first N moves", file=sys.stderr)
+        return 1
+    seconds = time.perf_counter() - t0
+    names = game.player_names
+    value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
+    keys = [game.key(game.initial_state())] + [game.key(s) for _, s in fp.best_line]
+    again = len(set(keys)) < len(keys)
+    if args.json:
+        print(json.dumps({"game": game.title, "method": "value iteration", "distinct_states": fp.distinct_states,
+                          "sweeps": fp.sweeps, "value": value, "players": list(names),
+                          **({"best_score": value[0]} if game.num_players == 1 else {}),
+                          "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}))
+        return 0
+    print(f"{game.title}: solved by value iteration in {seconds:.2f} s (the game can come back to a state it was in; "
+          "a line that never ends is worth 0)")
+    print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
+    if game.num_players == 1:
+        print(f"  best score: {plain_number(fp.value[0])}")
+    else:
+        print("  value: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(names, fp.value)))
+    print("  best line:")
+    for mv, _ in fp.best_line:
+        print(f"    {game.describe(mv)}")
+    last = fp.best_line[-1][1] if fp.best_line else game.initial_state()
+    if again:
+        print("    and round again: the line comes back to a state it was in")
+    elif game.current_player(last) == CHANCE:
         print("    then chance moves: the value is the expectation over its outcomes")
     return 0
 

@@ -333,6 +333,7 @@ def to_json(v):
     return format_value(v)
 
 
-def plain_number(v: float):
-    """A float as printed in output: an int when whole, else rounded to 4 places."""
-    return int(v) if float(v).is_integer() else round(v, 4)
+def plain_number(v: float, places: int = 4):
+    """A float as printed in output: an int when whole, else rounded to `places` places."""
+    v = round(v, places)
+    return int(v) if float(v).is_integer() else v

@@ -33,6 +33,20 @@ class Cycle(Exception):
         self.line, self.loop = line, loop
 
 
+class Endless(Exception):
+    """A line of play goes on for LINE_LIMIT moves without ending or coming back to a state (a
+    count that grows forever), so without a depth limit it has no end to solve to: `line`, its
+    moves."""
+
+    def __init__(self, line: list):
+        super().__init__(f"a line goes on past {len(line)} moves")
+        self.line = line
+
+
+LINE_LIMIT = 1_000
+"""The longest line `solve` follows without a depth limit before it calls the game endless."""
+
+
 def solve(game: Game, *, max_depth: Optional[int] = None,
           progress: Optional[Callable[[int, int, int], None]] = None,
           valued: Optional[Callable[[int], None]] = None) -> Solution:
@@ -41,7 +55,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None,
     A path ends at a terminal state or at a state with no legal moves; such a
     dead end counts as a terminal path with the state's returns. Without
     max_depth the values come first, so a game that can come back to a state
-    raises Cycle before the layers (which would never end) are counted;
+    raises Cycle, and one with a line of LINE_LIMIT moves raises Endless,
+    before the layers (which would never end) are counted;
     `valued(n)` tells how many states have their value so far.
     """
     root = game.initial_state()
@@ -110,6 +125,8 @@ def _values(game: Game, root, max_depth: Optional[int], valued: Optional[Callabl
             return memo[k][0]
         if k in open_at:
             raise Cycle(list(moves), len(moves) - open_at[k])
+        if max_depth is None and len(moves) >= LINE_LIMIT:
+            raise Endless(list(moves))
         children = [] if game.is_terminal(s) else _children(game, s)
         if not children or (max_depth is not None and depth >= max_depth):
             memo[k] = (tuple(game.returns(s)), None)
@@ -136,7 +153,10 @@ def _values(game: Game, root, max_depth: Optional[int], valued: Optional[Callabl
         return best
 
     try:
-        v = value(root, 0)
+        try:
+            v = value(root, 0)
+        except RecursionError:  # moves that nest deeply run out of stack sooner: endless all the same
+            raise Endless(list(moves)) from None
         line = []
         s, depth = root, 0
         while True:

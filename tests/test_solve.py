@@ -99,16 +99,156 @@ score n
 """
 
 
-def test_a_game_that_comes_back_to_a_state_is_refused_with_the_loop(tmp_path):
-    # by hand: step 0 -> 1 -> 2 -> 0 brings back the initial state after three moves (stop is
-    # tried second at each state, so the first line the solver walks down is the loop of steps;
-    # a label shows the state as the action left it)
+def test_a_game_that_comes_back_to_a_state_is_solved_by_value_iteration(tmp_path):
+    # by hand: stepping round for ever is worth 0 and stopping at 2 is worth 2, so the best line
+    # steps to 2 and stops there (a label shows the state as the action left it)
     path = tmp_path / "cycle.rules"
     path.write_text(CYCLE)
-    r = run_engine("solve", path, "--json")
-    assert r.returncode == 1 and r.stdout == ""
-    assert r.stderr == (f"error: {path}: the game can come back to a state it was in, so it has no end to solve to: "
-                        "the moves step to 1, step to 2, step to 0 lead from the initial state back to it; "
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert (out["method"], out["distinct_states"], out["best_score"]) == ("value iteration", 4, 2)
+    assert [m["move"] for m in out["best_line"]] == ["start", "step to 1", "step to 2", "stop at 2"]
+    r = run_engine("solve", path)
+    assert r.returncode == 0 and "solved by value iteration" in r.stdout and "best score: 2\n" in r.stdout
+
+
+PIGLET = """game "Piglet"
+players A, B
+param goal in 1..3 = 2
+state { banked: map<player, int> = {A: 0, B: 0}  pot: int = 0  flipping: bool = no }
+def other(p) = if p == A then B else A
+chance when flipping {
+    draw heads in [yes, no]
+    if heads { pot += 1 } else { pot = 0  pass to other(current) }
+    flipping = no
+}
+action flip "flip" { flipping = yes  pass to current }
+action hold "hold {pot}" { require pot > 0  banked[current] += pot  pot = 0 }
+turn { either { flip } or { hold } }
+terminal banked[current] + pot >= goal
+score for p: if p == current then 1 else 0
+"""
+
+
+def test_piglet_to_two_points_is_won_by_the_first_player_four_times_in_seven(tmp_path):
+    # Piglet is Pig with a coin: heads adds 1 to the turn total, tails loses it and ends the
+    # turn; a player wins on reaching the goal. Neller, Russell and Markov, "Solving the Dice Game
+    # Pig: an introduction to dynamic programming and value iteration" (2005), solve the goal of 2
+    # by hand; so, with P(i, j, k) the mover's chance to win from scores i and j and turn total k:
+    #   P(1,1,0) = 1/2 + (1 - P(1,1,0))/2 = 2/3;  P(1,0,0) = 1/2 + (1 - P(0,1,0))/2;
+    #   P(0,1,0) = P(0,1,1)/2 + (1 - P(1,0,0))/2 with P(0,1,1) = 1 - P(1,0,0)/2 (flipping beats
+    #   holding's 1 - P(1,1,0) = 1/3), so P(1,0,0) = 4/5 and P(0,1,0) = 2/5;
+    #   P(0,0,0) = P(0,0,1)/2 + (1 - P(0,0,0))/2 with P(0,0,1) = 1 - P(0,0,0)/2 (beats 1 - 2/5),
+    #   so P(0,0,0) = 4/7.
+    path = tmp_path / "piglet.rules"
+    path.write_text(PIGLET)
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["value"] == pytest.approx([4 / 7, 3 / 7], abs=1e-9)
+    assert [m["move"] for m in out["best_line"]] == ["start", "flip"]
+
+
+RUIN = """game "ruin"
+state { money: 0..5 = 2  stake: 0..5 = 0 }
+chance when stake > 0 {
+    draw won in [yes, yes, no]
+    money += if won then stake else -stake
+    stake = 0
+}
+action timid "bet 1" { stake = 1 }
+action bold "bet {money}" { require money > 1 and money * 2 <= 5  stake = money }
+turn { either { timid } or { bold } }
+terminal money == 0 or money == 5
+score if money == 5 then 1 else 0
+"""
+
+
+def test_a_gambler_with_the_odds_on_his_side_bets_timidly_and_reaches_the_goal_24_times_in_31(tmp_path):
+    # Gambler's ruin: betting 1 at a time, winning with p = 2/3, from 2 to 5 before 0 has the
+    # textbook chance (1 - (q/p)^2) / (1 - (q/p)^5) = (3/4) / (31/32) = 24/31 (q/p = 1/2). With
+    # the odds in his favour, bold play (all on one bet) does worse: from 2, reaching 4 by one
+    # bet wins at most 2/3 of the time and then needs 5 from 4.
+    path = tmp_path / "ruin.rules"
+    path.write_text(RUIN)
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["best_score"] == pytest.approx(24 / 31, abs=1e-9)
+    assert [m["move"] for m in out["best_line"]] == ["start", "bet 1"]
+
+
+PIG = """game "Pig"
+players A, B
+state { banked: map<player, int> = {A: 0, B: 0}  pot: int = 0  rolling: bool = no }
+def other(p) = if p == A then B else A
+chance when rolling {
+    draw d in 1..6
+    if d == 1 { pot = 0  pass to other(current) } else { pot += d }
+    rolling = no
+}
+action roll "roll" { rolling = yes  pass to current }
+action hold "hold {pot}" { banked[current] += pot  pot = 0 }
+turn { either { roll } or { hold } }
+terminal banked[current] + pot >= 20
+score for p: if p == current then 1 else -1
+"""
+
+
+def pig_by_hand(goal: int) -> float:
+    """The mover's chance to win Pig from 0 to 0 by Neller and Presser's recurrence ("Optimal
+    Play of the Dice Game Pig", 2004): P(i, j, k) = max(roll, hold), roll = (1 - P(j, i, 0)
+    + P(i, j, k + 2) + ... + P(i, j, k + 6)) / 6, hold = 1 - P(j, i + k, 0), and 1 once
+    i + k reaches the goal; swept until it settles."""
+    p = {(i, j, k): 0.0 for i in range(goal) for j in range(goal) for k in range(goal - i)}
+
+    def at(i, j, k):
+        return 1.0 if i + k >= goal else p[i, j, k]
+    change = 1.0
+    while change > 1e-13:
+        change = 0.0
+        for i, j, k in p:
+            v = max((1 - at(j, i, 0) + sum(at(i, j, k + r) for r in range(2, 7))) / 6, 1 - at(j, i + k, 0))
+            change, p[i, j, k] = max(change, abs(v - p[i, j, k])), v
+    return p[0, 0, 0]
+
+
+def test_pig_to_twenty_has_the_value_of_its_recurrence(tmp_path):
+    path = tmp_path / "pig.rules"
+    path.write_text(PIG)
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    first = pig_by_hand(20)  # about 0.6156: the value 2 * 0.6156 - 1 for a win worth 1 and a loss -1
+    assert out["value"] == pytest.approx([2 * first - 1, 1 - 2 * first], abs=1e-8)
+
+
+ROUND_AGAIN = """game "waiting"
+state { n: 0..1 = 0  quit: bool = no }
+action wait "wait" { n = 1 - n }
+action give_up "give up" { quit = yes }
+turn { either { wait } or { give_up } }
+terminal quit
+score -1
+"""
+
+
+def test_a_line_that_never_ends_is_worth_nothing_and_said_to_come_round_again(tmp_path):
+    # by hand: giving up scores -1, waiting for ever 0, so the best line waits and comes back
+    path = tmp_path / "waiting.rules"
+    path.write_text(ROUND_AGAIN)
+    r = run_engine("solve", path)
+    assert "best score: 0\n" in r.stdout
+    assert r.stdout.endswith("  best line:\n    wait\n    wait\n    and round again: the line comes back to a "
+                             "state it was in\n"), r.stdout
+
+
+def test_a_game_whose_lines_never_end_nor_come_back_is_refused(tmp_path):
+    path = tmp_path / "forever.rules"
+    path.write_text("""game "forever"
+state { moved: int = 0 }
+action step "step" { moved += 1 }
+turn { step }
+terminal moved < 0
+score moved
+""")
+    r = run_engine("solve", path)
+    assert r.returncode == 1 and r.stdout == "" and "Traceback" not in r.stderr
+    assert r.stderr == (f"error: {path}: a line of play goes on for 1,000 moves without ending or coming back to a "
+                        "state it was in (it begins step, step, step, ...), so it has no end to solve to; "
                         "--depth N solves the first N moves\n")
 
 

@@ -1,0 +1,116 @@
+"""Values of a game that can come back to a state: value iteration over all its reachable states."""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import attrs
+
+from .protocol import CHANCE, Game
+
+
+@attrs.frozen
+class FixedPoint:
+    """What value iteration found."""
+
+    distinct_states: int
+    value: tuple  # returns per player under the best play found (expectation at chance)
+    best_line: list  # [(move, state)] from the initial state, up to a chance step, an end or a repeat
+    sweeps: int
+    change: float  # the largest change of a value in the last sweep
+    converged: bool
+
+
+class TooManyStates(Exception):
+    """More reachable states than value iteration holds."""
+
+
+_END, _MOVE, _CHANCE = 0, 1, 2
+
+
+def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
+                   max_states: int = 5_000_000,
+                   found: Optional[Callable[[int], None]] = None,
+                   swept: Optional[Callable[[int, float], None]] = None) -> FixedPoint:
+    """Every state reachable from the initial one, then sweeps until no value changes by more
+    than `tolerance`: each player maximises its own return, chance averages.
+
+    Values start at 0, so a line that never ends is worth 0 to every player. An end, or a
+    state with no legal moves, is worth its returns. `found(n)` is told the states found so
+    far, `swept(k, change)` each sweep; more than `max_states` states raise TooManyStates.
+    """
+    root = game.initial_state()
+    index = {game.key(root): 0}
+    states, kinds, links = [root], [], []
+    i = 0
+    while i < len(states):  # breadth first: a state's index is larger than its finder's
+        s = states[i]
+        i += 1
+        chance = game.current_player(s) == CHANCE
+        if game.is_terminal(s):
+            ways = ()
+        else:
+            ways = game.chance_outcomes(s) if chance else [(m, None) for m in game.legal_moves(s)]
+        if not ways:  # an end, or a dead end without moves
+            kinds.append((_END, tuple(game.returns(s))))
+            links.append(())
+            continue
+        kinds.append((_CHANCE, None) if chance else (_MOVE, game.current_player(s)))
+        row = []
+        for m, p in ways:
+            t = game.apply(s, m)
+            k = game.key(t)
+            j = index.get(k)
+            if j is None:
+                if len(states) >= max_states:
+                    raise TooManyStates(f"more than {max_states:,} states")
+                j = index[k] = len(states)
+                states.append(t)
+                if found is not None and j % 4096 == 0:
+                    found(j)
+            row.append((j, p))
+        links.append(tuple(row))
+    n = game.num_players
+    zero = (0.0,) * n
+    values = [v if kind == _END else zero for kind, v in kinds]
+    policy = [0] * len(states)  # the child each mover takes; it changes only for a better one
+    order = range(len(states) - 1, -1, -1)  # the deepest first, so a sweep carries values far up
+    sweeps, change = 0, 0.0
+    while sweeps < max_sweeps:
+        sweeps += 1
+        change = 0.0
+        for i in order:
+            kind, who = kinds[i]
+            if kind == _END:
+                continue
+            if kind == _CHANCE:
+                v = tuple(sum(p * values[j][q] for j, p in links[i]) for q in range(n))
+            else:
+                c = policy[i]
+                v = values[links[i][c][0]]
+                for k, (j, _) in enumerate(links[i]):
+                    if values[j][who] > v[who] + tolerance:
+                        c, v = k, values[j]
+                policy[i] = c
+            d = max(abs(a - b) for a, b in zip(v, values[i]))
+            if d > change:
+                change = d
+            values[i] = v
+        if swept is not None:
+            swept(sweeps, change)
+        if change <= tolerance:
+            break
+    return FixedPoint(len(states), values[0], _line(game, states, kinds, links, policy),
+                      sweeps, change, change <= tolerance)
+
+
+def _line(game: Game, states: list, kinds: list, links: list, policy: list) -> list:
+    """The best moves from the initial state on, up to a chance step, an end or a state met again."""
+    line, i, seen = [], 0, {0}
+    while kinds[i][0] == _MOVE:
+        j = links[i][policy[i]][0]
+        line.append((game.legal_moves(states[i])[policy[i]], states[j]))
+        if j in seen:
+            break
+        seen.add(j)
+        i = j
+    return line
