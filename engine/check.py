@@ -263,7 +263,7 @@ class Checker(ExpressionChecks):
         return got
 
     def require_constant(self, e, what: str):
-        for n in _names_in(e):
+        for n in names_in(e):
             sym = self.syms.get(id(n))
             if sym is not None and sym.kind in ("field", "current"):
                 self.error("not-constant", f"{what} must not depend on the state ('{n.id}')", n.span)
@@ -841,7 +841,7 @@ class Checker(ExpressionChecks):
             self._call_graph.setdefault(self._current_action, set()).add(s.func.name)
 
 
-def _names_in(e):
+def names_in(e):
     """Every Name node inside an expression."""
     if isinstance(e, m.Name):
         yield e
@@ -849,12 +849,12 @@ def _names_in(e):
     if not attrs.has(type(e)):
         if isinstance(e, tuple):
             for x in e:
-                yield from _names_in(x)
+                yield from names_in(x)
         return
     for f in attrs.fields(type(e)):
         v = getattr(e, f.name)
         if isinstance(v, (tuple,)) or attrs.has(type(v)):
-            yield from _names_in(v)
+            yield from names_in(v)
 
 
 def state_slots(checker: Checker, root) -> frozenset:

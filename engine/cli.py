@@ -11,7 +11,7 @@ import time
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers
-from .lint import endless, unreached, unused
+from .lint import endless, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
@@ -42,7 +42,7 @@ def cmd_validate(args) -> int:
             print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
             failed = True
             continue
-        problems = unused(game.checker) + _simulate(game, args.playouts, args.steps, settings)
+        problems = unused(game.checker) + stale_labels(game.checker) + _simulate(game, args.playouts, args.steps, settings)
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)
         if any(d.severity == "error" for d in problems):

@@ -3,7 +3,7 @@ that never ended."""
 from __future__ import annotations
 
 from . import model as m
-from .check import Checker
+from .check import Checker, names_in, state_slots
 from .diagnostics import Diagnostic
 
 _WHAT = {"param": "parameter", "const": "constant", "def": "function", "action": "action", "record": "record",
@@ -23,6 +23,36 @@ def unused(ck: Checker) -> list:
             out.append(Diagnostic("unused", f"{what} '{sym.name}' is never used", sym.span,
                                   severity="warning"))
     return out
+
+
+def stale_labels(ck: Checker) -> list:
+    """A warning for each action whose label shows a state field that the action, as its last
+    change of it, sets to a constant: the label is written when the action is done, so it shows
+    that constant on every move (`hold {pot}` after `pot = 0`)."""
+    out = []
+    for d in ck.decls:
+        if not isinstance(d, m.ActionDecl) or d.label is None:
+            continue
+        shown = state_slots(ck, d.label)
+        last: dict = {}  # slot -> the action's last top-level statement that writes it
+        for st in d.body.stmts:
+            sym = ck.syms.get(id(getattr(st, "target", None)))
+            if sym is not None and sym.kind == "field" and sym.slot in shown:
+                last[sym.slot] = (sym, st)
+        for sym, st in last.values():
+            if isinstance(st, m.Assign) and _constant(ck, st.value):
+                out.append(Diagnostic(
+                    "stale-label", f"the label of '{d.name.name}' always shows the value the action gives "
+                    f"'{sym.name}' at line {st.span.line}: a label is written when its action is done",
+                    d.label.span, f"to show the value before the change, `let` a copy first "
+                    f"(let was = {sym.name}) and write {{was}} in the label", severity="warning"))
+    return out
+
+
+def _constant(ck: Checker, e) -> bool:
+    """Whether an expression names only constants, parameters and enum values."""
+    return all(ck.syms.get(id(n)) is not None and ck.syms[id(n)].kind in ("const", "param", "enumval")
+               for n in names_in(e))
 
 
 def unreached(ck: Checker, missing: set, playouts: int, tried: list = ()) -> list:

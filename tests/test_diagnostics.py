@@ -1234,6 +1234,34 @@ def test_validate_warns_when_no_random_playout_ends(tmp_path, engine_cli):
     assert "no-end" not in engine_cli("validate", str(path), "--playouts", "2", "--steps", "50").stderr
 
 
+POT = """game "pot"
+state { banked: 0..30 = 0  pot: 0..30 = 0  rounds: 0..9 = 0 }
+action add(k) "add {k}, {pot} in the pot" { pot += k }
+action hold "hold {pot}" { banked += pot  pot = 0  rounds += 1 }
+action count_round "round {rounds}" { rounds += 1 }
+turn { either { add(1) } or { add(2) } or { hold } or { count_round } }
+terminal rounds >= 3
+score banked
+"""
+
+
+def test_validate_warns_of_a_label_that_shows_a_field_its_action_resets(tmp_path, engine_cli):
+    # hold's label reads pot after `pot = 0`, so every hold would read "hold 0"; add's label shows
+    # the pot it made and count_round the round it counted, both on purpose, and draw no warning
+    path = tmp_path / "pot.rules"
+    path.write_text(POT, encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("warning[") == 1, result.stderr
+    assert (f"{path}:4:13: warning[stale-label]: the label of 'hold' always shows the value the action gives 'pot' "
+            "at line 4: a label is written when its action is done\n") in result.stderr
+    assert "hint: to show the value before the change, `let` a copy first (let was = pot) and write {was} in the " \
+           "label\n" in result.stderr
+    fixed = POT.replace('action hold "hold {pot}" { banked += pot', 'action hold "hold {was}" { let was = pot  banked += was')
+    path.write_text(fixed, encoding="utf-8")
+    assert "stale-label" not in engine_cli("validate", str(path), "--playouts", "2").stderr
+
+
 SETTINGS = """game "g"
 param mode in {walking, crawling, flying} = walking
 param steps in 1..3 = 1

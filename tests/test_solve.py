@@ -122,7 +122,7 @@ chance when flipping {
     flipping = no
 }
 action flip "flip" { flipping = yes  pass to current }
-action hold "hold {pot}" { require pot > 0  banked[current] += pot  pot = 0 }
+action hold "hold {kept}" { require pot > 0  let kept = pot  banked[current] += kept  pot = 0 }
 turn { either { flip } or { hold } }
 terminal banked[current] + pot >= goal
 score for p: if p == current then 1 else 0
@@ -183,7 +183,7 @@ chance when rolling {
     rolling = no
 }
 action roll "roll" { rolling = yes  pass to current }
-action hold "hold {pot}" { banked[current] += pot  pot = 0 }
+action hold "hold {kept}" { let kept = pot  banked[current] += kept  pot = 0 }
 turn { either { roll } or { hold } }
 terminal banked[current] + pot >= 20
 score for p: if p == current then 1 else -1
