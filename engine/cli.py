@@ -10,7 +10,7 @@ import time
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
 from .cli_fit import add_parser as add_fit_parser
-from .cli_search import add_parsers
+from .cli_search import add_parsers, check_depth
 from .lint import endless, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
@@ -149,6 +149,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
 
 
 def cmd_solve(args) -> int:
+    check_depth(args.depth)
     game = load_game(args.file, parse_settings(args.set))
     if args.plot:
         check_plot_target(args.plot)

@@ -6,7 +6,7 @@ import json
 import random
 import time
 
-from .diagnostics import RuleErrors, UsageError, did_you_mean
+from .diagnostics import RuleErrors, UsageError, counted, did_you_mean
 from .load import command_line_measures, command_line_predicates, load_game, parse_settings
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
@@ -100,12 +100,17 @@ def _positive(**values):
             raise UsageError(f"--{flag} {v}: expected a positive number")
 
 
+def check_depth(depth) -> None:
+    """A --depth given as a number must not be negative."""
+    if depth is not None and depth != END and depth < 0:
+        raise UsageError(f"--depth {depth}: expected 0 or more")
+
+
 def _check_arguments(args, game) -> None:
     """The algorithm options on the command line, checked against the game."""
     _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population, sample=args.sample,
               games=getattr(args, "games", None))
-    if args.depth not in (None, END) and args.depth < 0:
-        raise UsageError(f"--depth {args.depth}: expected 0 or more")
+    check_depth(args.depth)
     if args.heuristic is not None:
         check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
     if args.filter:
@@ -218,7 +223,7 @@ def cmd_play(args) -> int:
         raise UsageError(f"--agents {args.agents}: {e}") from None
     check_options_apply(args, names)
     if len(agents) > game.num_players:
-        raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {game.num_players} seat(s)")
+        raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {counted(game.num_players, 'seat')}")
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
     texts = args.measure or []
     try:
@@ -305,6 +310,7 @@ STATS_DEPTH = 1_000
 
 
 def cmd_stats(args) -> int:
+    check_depth(args.depth)
     game = _load(args)
     _positive(samples=args.samples)
     bar = ProgressBar(None, "depths")

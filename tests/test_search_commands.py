@@ -103,6 +103,17 @@ def test_a_zero_budget_is_a_usage_error():
                                                 "--budget", "0"))
 
 
+@pytest.mark.parametrize("command", ["solve", "stats"])
+def test_a_negative_depth_is_a_usage_error(command):
+    assert one_line(usage_error(command, "rules/nidavellir.rules", "--depth", "-1")) == \
+        "error: --depth -1: expected 0 or more\n"
+
+
+def test_more_agents_than_seats_is_a_usage_error_that_counts_the_seats():
+    assert one_line(usage_error("play", "rules/tictactoe.rules", "--agents", "mcts,mcts,mcts")) == \
+        "error: --agents mcts,mcts,mcts: 3 agents for 2 seats\n"
+
+
 def test_search_refuses_a_two_player_game_and_points_to_play():
     msg = one_line(usage_error("search", "rules/tictactoe.rules", "--algo", "mcts"))
     assert "2 players" in msg and "play" in msg
