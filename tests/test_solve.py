@@ -4,6 +4,8 @@ import json
 import pytest
 
 from conftest import run_engine
+from engine.load import load_game
+from search.value_iteration import TooManyStates, iterate_values
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +146,27 @@ def test_piglet_to_two_points_is_won_by_the_first_player_four_times_in_seven(tmp
     out = json.loads(run_engine("solve", path, "--json").stdout)
     assert out["value"] == pytest.approx([4 / 7, 3 / 7], abs=1e-9)
     assert [m["move"] for m in out["best_line"]] == ["start", "flip"]
+
+
+def test_value_iteration_says_when_it_stopped_before_its_values_settled(tmp_path):
+    path = tmp_path / "piglet.rules"
+    path.write_text(PIGLET)
+    game = load_game(str(path))
+    once = iterate_values(game, max_sweeps=1)
+    assert (once.sweeps, once.converged) == (1, False) and once.change > 1e-12
+    settled = iterate_values(game)
+    assert settled.converged and settled.change <= 1e-12
+
+
+def test_value_iteration_stops_at_its_limit_of_states(tmp_path):
+    path = tmp_path / "piglet.rules"
+    path.write_text(PIGLET)
+    # by hand, Piglet to 2 has 32 states: for each mover, (own score, other's score, pot) is one
+    # of (0,0,0), (0,0,1), (0,1,0), (0,1,1), (1,0,0), (1,1,0), each once to decide and once with
+    # the coin in the air (24), and 8 ends, when heads brings the mover to 2 from (0,j,1) or (1,j,0)
+    with pytest.raises(TooManyStates):
+        iterate_values(load_game(str(path)), max_states=31)
+    assert iterate_values(load_game(str(path)), max_states=32).distinct_states == 32
 
 
 RUIN = """game "ruin"
