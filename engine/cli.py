@@ -15,7 +15,7 @@ from .lint import endless, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
-from .load import INVARIANT_SOURCE, command_line_predicates, load_game, other_settings, parse_settings
+from .load import INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings, parse_settings
 from .runtime import plain_number
 from search.budget import sample_outcome
 from search.protocol import CHANCE
@@ -346,7 +346,7 @@ def main(argv=None) -> int:
         print(e.render(), file=sys.stderr)
         return 1
     except RuleRuntimeError as e:
-        print(Diagnostic("runtime", e.message, e.span).render({}), file=sys.stderr)
+        print(Diagnostic("runtime", e.message, e.span).render(file_text(e.span.file)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -191,7 +191,8 @@ def command_line_measures(game: CompiledGame, texts, source: str = "--measure") 
     return _command_line_expressions(game, texts, source, T.INT)
 
 
-def _file_text(path: str) -> dict:
+def file_text(path: str) -> dict:
+    """{path: its text}, to show a rule's line under a diagnostic; {} when it cannot be read."""
     try:
         return {path: Path(path).read_text(encoding="utf-8-sig")}
     except (OSError, UnicodeDecodeError):
@@ -221,7 +222,7 @@ def _command_line_expressions(game: CompiledGame, texts, source: str, want) -> l
     errors.extend(ck.errors[known:])
     del ck.errors[known:]
     if errors:  # shown with the expressions' text, and the rule file's (a def they call may be at fault)
-        raise RuleErrors(errors, {**_file_text(game.path), source: "\n".join(texts)})
+        raise RuleErrors(errors, {**file_text(game.path), source: "\n".join(texts)})
     pad = [None] * (ck.nslots - game.nslots)  # slots for names the expressions bind
 
     def predicate(decl, holds):
