@@ -7,6 +7,7 @@ import os
 import random
 import sys
 import time
+from typing import Optional
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
 from .cli_fit import add_parser as add_fit_parser
@@ -335,7 +336,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _check_hint(args) -> Optional[str]:
+    """For a rule failing while a command ran: the check command that finds a short line to it."""
+    if args is None or not isinstance(getattr(args, "file", None), str) or args.run is cmd_check:
+        return None
+    settings = "".join(f" --set {p}" for p in args.set or ())
+    return f"`python -m engine check {args.file}{settings}` finds a short line of moves that leads here"
+
+
 def main(argv=None) -> int:
+    args = None
     try:
         args = build_parser().parse_args(argv)
         return with_room(args.run, args)  # one block of frame stack for the whole command
@@ -346,7 +356,8 @@ def main(argv=None) -> int:
         print(e.render(), file=sys.stderr)
         return 1
     except RuleRuntimeError as e:
-        print(Diagnostic("runtime", e.message, e.span).render(file_text(e.span.file)), file=sys.stderr)
+        print(Diagnostic("runtime", e.message, e.span, _check_hint(args)).render(file_text(e.span.file)),
+              file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -316,7 +316,10 @@ def test_a_rule_failing_in_a_jobs_process_is_reported_as_with_one_process(tmp_pa
     assert [r.returncode for r in outs] == [1, 1]
     assert outs[0].stderr == outs[1].stderr
     assert "zero.rules:6:7: error[runtime]: division by zero" in outs[1].stderr  # `1 // (x - x)` at col 7
-    assert outs[1].stderr.endswith("\n  6 | score 1 // (x - x)\n    |       ^^^^^^^^^^^^\n")  # the rule's line
+    # the rule's line, and the command that finds a line of moves to the failure
+    assert outs[1].stderr.endswith(f"\n  6 | score 1 // (x - x)\n    |       ^^^^^^^^^^^^\n"
+                                   f"hint: `python -m engine check {path}` finds a short line of moves that leads "
+                                   "here\n")
 
 
 def test_an_error_that_cannot_cross_processes_still_ends_play_with_jobs(dice):
