@@ -203,17 +203,25 @@ def cmd_solve(args) -> int:
     print(f"{game.title}: {'solved' if sol.complete else f'explored to depth {args.depth}'} in {seconds:.2f} s")
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
-    if game.num_players == 1:
-        print(f"  best score: {plain_number(sol.value[0])}")
-    else:
-        print("  value: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(names, sol.value)))
-    print("  best line:")
-    for mv, _ in sol.best_line:
-        print(f"    {game.describe(mv)}")
-    last = sol.best_line[-1][1] if sol.best_line else game.initial_state()
-    if game.current_player(last) == CHANCE:
-        print("    then chance moves: the value is the expectation over its outcomes")
+    _print_value_and_line(game, sol.value, sol.best_line)
     return 0
+
+
+def _print_value_and_line(game, value: tuple, line: list, again: bool = False) -> None:
+    """The value under best play (a best score for one player) and the best line, with how it ends
+    when it stops short of the end: at a chance step, or (again) back at a state it was in."""
+    if game.num_players == 1:
+        print(f"  best score: {plain_number(value[0])}")
+    else:
+        print("  value: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
+    print("  best line:")
+    for mv, _ in line:
+        print(f"    {game.describe(mv)}")
+    last = line[-1][1] if line else game.initial_state()
+    if again:
+        print("    and round again: the line comes back to a state it was in")
+    elif game.current_player(last) == CHANCE:
+        print("    then chance moves: the value is the expectation over its outcomes")
 
 
 def _solve_by_iteration(args, game, t0: float) -> int:
@@ -238,31 +246,19 @@ def _solve_by_iteration(args, game, t0: float) -> int:
               "iteration, so they are no fixed point; --depth N solves the first N moves", file=sys.stderr)
         return 1
     seconds = time.perf_counter() - t0
-    names = game.player_names
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
     keys = [game.key(game.initial_state())] + [game.key(s) for _, s in fp.best_line]
     again = len(set(keys)) < len(keys)
     if args.json:
         print(json.dumps({"game": game.title, "method": "value iteration", "distinct_states": fp.distinct_states,
-                          "sweeps": fp.sweeps, "value": value, "players": list(names),
+                          "sweeps": fp.sweeps, "value": value, "players": list(game.player_names),
                           **({"best_score": value[0]} if game.num_players == 1 else {}),
                           "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}))
         return 0
     print(f"{game.title}: solved by value iteration in {seconds:.2f} s (the game can come back to a state it was in; "
           "a line that never ends is worth 0)")
     print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
-    if game.num_players == 1:
-        print(f"  best score: {plain_number(fp.value[0])}")
-    else:
-        print("  value: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(names, fp.value)))
-    print("  best line:")
-    for mv, _ in fp.best_line:
-        print(f"    {game.describe(mv)}")
-    last = fp.best_line[-1][1] if fp.best_line else game.initial_state()
-    if again:
-        print("    and round again: the line comes back to a state it was in")
-    elif game.current_player(last) == CHANCE:
-        print("    then chance moves: the value is the expectation over its outcomes")
+    _print_value_and_line(game, fp.value, fp.best_line, again)
     return 0
 
 
