@@ -231,7 +231,8 @@ class Checker(ExpressionChecks):
                 self.unknown("generic type", n, t.name.span, GENERICS)
                 return T.ANY
             if len(t.args) != GENERICS[n]:
-                self.error("arity", f"{n}<...> takes {counted(GENERICS[n], 'type argument')}, got {len(t.args)}", t.span)
+                self.error("arity", f"{n}<...> takes {counted(GENERICS[n], 'type argument')}, got {len(t.args)}",
+                           t.span)
                 return T.ANY
             args = tuple(self.resolve_type(a) for a in t.args)
             if n == "bag":

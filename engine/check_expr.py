@@ -210,8 +210,8 @@ class ExpressionChecks:
         if sym.kind == "builtin":
             lo, hi = BUILTINS[name]
             if not lo <= len(argt) <= hi:
-                self.error("arity", f"{name}() takes {counted(hi, 'argument') if lo == hi else f'{lo} to {hi} arguments'}, "
-                           f"got {len(argt)}", e.span)
+                takes = counted(hi, "argument") if lo == hi else f"{lo} to {hi} arguments"
+                self.error("arity", f"{name}() takes {takes}, got {len(argt)}", e.span)
                 return T.ANY
             return self.builtin_call(e, name, argt, want)
         if sym.kind == "def":

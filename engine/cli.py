@@ -43,7 +43,8 @@ def cmd_validate(args) -> int:
             print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
             failed = True
             continue
-        problems = unused(game.checker) + stale_labels(game.checker) + _simulate(game, args.playouts, args.steps, settings)
+        problems = (unused(game.checker) + stale_labels(game.checker)
+                    + _simulate(game, args.playouts, args.steps, settings))
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)
         if any(d.severity == "error" for d in problems):

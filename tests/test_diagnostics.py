@@ -810,6 +810,9 @@ HABIT_GAME = """
     """
 
 
+IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"
+
+
 @pytest.mark.parametrize("line, hint", [
     ("moves += 1  done = moves == 9 ‸&& yes", "write `and` for both"),
     ("moves += 1  done = moves == 9 ‸|| no", "write `or` for either"),
@@ -818,8 +821,8 @@ HABIT_GAME = """
     ("moves += 1  done = moves == 9 or done == ‸'yes'", 'strings are written in double quotes: "..."'),
     ("moves += if moves < 5 then 1 ‸elif moves < 8 then 2 else 0", "write `else if`"),
     ("moves += 1  done =‸= moves == 9", "to assign write a single '='; '==' compares two values"),
-    ("moves += if moves < 5 ‸1 else 2", "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"),
-    ("if moves < 5 ‸moves += 1", "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"),
+    ("moves += if moves < 5 ‸1 else 2", IF_HINT),
+    ("if moves < 5 ‸moves += 1", IF_HINT),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
@@ -839,7 +842,8 @@ NAMES_GAME = """
 
 @pytest.mark.parametrize("what, message, hint", [
     ("‸size(seen)", "unknown function 'size'", "`len(x)` counts the elements of a collection"),
-    ("seen.‸length", "map<int, int> has no fields (looked for 'length')", "`len(x)` counts the elements of a collection"),
+    ("seen.‸length", "map<int, int> has no fields (looked for 'length')",
+     "`len(x)` counts the elements of a collection"),
     ("sum(‸range(3))", "unknown function 'range'", "`a..b` is the whole numbers from a to b, both included"),
     ("if seen[1] == ‸None then 0 else 1", "unknown name 'None'",
      "there is no empty value: `k in m` tells whether a map has the key k"),
@@ -1257,7 +1261,8 @@ def test_validate_warns_of_a_label_that_shows_a_field_its_action_resets(tmp_path
             "at line 4: a label is written when its action is done\n") in result.stderr
     assert "hint: to show the value before the change, `let` a copy first (let was = pot) and write {was} in the " \
            "label\n" in result.stderr
-    fixed = POT.replace('action hold "hold {pot}" { banked += pot', 'action hold "hold {was}" { let was = pot  banked += was')
+    fixed = POT.replace('action hold "hold {pot}" { banked += pot',
+                        'action hold "hold {was}" { let was = pot  banked += was')
     path.write_text(fixed, encoding="utf-8")
     assert "stale-label" not in engine_cli("validate", str(path), "--playouts", "2").stderr
 
