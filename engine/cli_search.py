@@ -5,13 +5,15 @@ import argparse
 import json
 import random
 import time
+from typing import Optional
 
 from .diagnostics import RuleErrors, UsageError, counted, did_you_mean
 from .load import command_line_measures, command_line_predicates, load_game, parse_settings
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
-from search.agents import ALGORITHMS, CHANCE_STEPS, CHOICES, END, LINE_PLANNERS, TAKES, Options, make_agent, plan
+from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, LEAST, LINE_PLANNERS, TAKES, Options, make_agent,
+                           plan)
 from search.play import Tally, play
 from search.protocol import CHANCE
 from search.stats import stats
@@ -30,7 +32,8 @@ def add_parsers(sub):
     p = sub.add_parser("play", help="play whole games between agents; win rates or scores")
     _common(p)
     p.add_argument("--agents", required=True, metavar="A[,B...]",
-                   help=f"agents by seat, each one of {', '.join(ALGORITHMS)}, random")
+                   help=f"agents by seat, each one of {', '.join(ALGORITHMS)}, random, with options of its own "
+                        "after colons (mcts:heuristic=H:depth=0); in a one-player game each agent plays every game")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--first-game", type=int, default=1, metavar="N",
                    help="the number of the first game (default 1): games N to N + GAMES - 1 are those of a "
@@ -148,14 +151,44 @@ def check_heuristic(game, h: str, given: str) -> None:
                             f"; it declares {', '.join(names)}") if names else "no heuristic"))
 
 
-def _options(args, game, algo: str) -> Options:
-    """The options of one algorithm: the command line's, else the rule file's `agent` settings for
-    it, else the defaults (the heuristic: the file's first)."""
+def _options(args, game, algo: str, own: Optional[dict] = None) -> Options:
+    """The options of one algorithm: an agent's `own` (from `--agents mcts:depth=0`), else the
+    command line's, else the rule file's `agent` settings for it, else the defaults (the
+    heuristic: the file's first)."""
     given = {k: getattr(args, k)
              for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup", "horizon")}
-    chosen = {**game.agent_options.get(algo, {}), **{k: v for k, v in given.items() if v is not None}}
+    chosen = {**game.agent_options.get(algo, {}), **{k: v for k, v in given.items() if v is not None},
+              **(own or {})}
     chosen.setdefault("heuristic", next(iter(game.heuristics), None))
     return Options(keep=getattr(args, "keep", None), **chosen)
+
+
+def agent_spec(spec: str, game) -> tuple:
+    """(algorithm, its own options) of an --agents entry such as `mcts:heuristic=outlook:depth=0`."""
+    algo, *parts = spec.split(":")
+    own: dict = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key or not value:
+            raise UsageError(f"--agents {spec}: expected OPTION=VALUE after ':', got '{part}'")
+        if algo in TAKES and key not in TAKES[algo]:
+            near = None if key in LEAST else did_you_mean(key, TAKES[algo])
+            raise UsageError(f"--agents {spec}: {algo} has no option '{key}'; "
+                             + (f"did you mean '{near}'?" if near else f"it takes {', '.join(TAKES[algo])}"))
+        if algo not in TAKES:
+            raise UsageError(f"--agents {spec}: {algo} takes no options")
+        if key == "heuristic":
+            check_heuristic(game, value, f"--agents {spec}")
+        elif key in CHOICES and value not in CHOICES[key]:
+            raise UsageError(f"--agents {spec}: {key}: expected one of {', '.join(CHOICES[key])}, got '{value}'")
+        elif key not in CHOICES:
+            if not (value.isdigit() or key == "depth" and value == END):
+                raise UsageError(f"--agents {spec}: {key}: expected a number, got '{value}'")
+            if value != END and int(value) < LEAST[key]:
+                raise UsageError(f"--agents {spec}: {key} {value}: expected {LEAST[key]} or more")
+            value = value if value == END else int(value)
+        own[key] = value
+    return algo, own
 
 
 def _load(args):
@@ -216,13 +249,15 @@ PLAY_MAX_MOVES = 1_000
 
 def cmd_play(args) -> int:
     game = _load(args)
-    names = [a.strip() for a in args.agents.split(",")]
+    specs = [a.strip() for a in args.agents.split(",")]
+    chosen = [agent_spec(spec, game) for spec in specs]
     try:
-        agents = [(n, make_agent(n, _options(args, game, n))) for n in names]
+        agents = [(spec, make_agent(algo, _options(args, game, algo, own))) for spec, (algo, own) in zip(specs, chosen)]
     except ValueError as e:
         raise UsageError(f"--agents {args.agents}: {e}") from None
-    check_options_apply(args, names)
-    if len(agents) > game.num_players:
+    check_options_apply(args, [algo for algo, _ in chosen])
+    same_games = game.num_players == 1 and len(agents) > 1  # each agent plays every game, on the same chance
+    if len(agents) > game.num_players and not same_games:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {counted(game.num_players, 'seat')}")
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
     texts = args.measure or []
@@ -231,7 +266,8 @@ def cmd_play(args) -> int:
     except RuleErrors as e:  # the expressions are arguments: a usage error, shown with a caret
         raise UsageError("--measure: the expression has errors\n" + e.render()) from None
     max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
-    bar = ProgressBar(args.games, "games")
+    runs = [[a] for a in agents] if same_games else [agents]
+    bar = ProgressBar(args.games * len(runs), "games")
     t0 = time.perf_counter()
     shown: list = []
 
@@ -244,14 +280,18 @@ def cmd_play(args) -> int:
             end["measures"] = [plain_number(f(s)) for f in measures]
         return end
 
-    def show(g, end):
-        shown.append(end)
+    def show(g, end, agent):
+        shown.append({**end, "agent": agent} if same_games else end)
         if args.show and not args.json:
             bar.close()
-            print(f"game {g + 1}: score {', '.join(str(r) for r in end['returns'])}\n{end['view']}\n", flush=True)
-    tallies = play(game, agents, games=args.games, budget=args.budget, rng=random.Random(args.seed),
-                   max_moves=max_moves, progress=lambda done, total: bar.update(done), jobs=args.jobs,
-                   show=show, summary=summary, first=args.first_game - 1, agent_seed=args.agent_seed)
+            by = f" ({agent})" if same_games else ""
+            print(f"game {g + 1}{by}: score {', '.join(str(r) for r in end['returns'])}\n{end['view']}\n", flush=True)
+    tallies = []
+    for i, run in enumerate(runs):  # one seed for every run: game g meets the same chance in each
+        tallies += play(game, run, games=args.games, budget=args.budget, rng=random.Random(args.seed),
+                        max_moves=max_moves, progress=lambda done, total, i=i: bar.update(i * args.games + done),
+                        jobs=args.jobs, show=lambda g, end, a=run[0][0]: show(g, end, a), summary=summary,
+                        first=args.first_game - 1, agent_seed=args.agent_seed)
     bar.close()
     seconds = time.perf_counter() - t0
     several = game.num_players > 1
@@ -261,7 +301,12 @@ def cmd_play(args) -> int:
              "mean": round(t.mean, 4), "stderr": round(t.stderr, 4),
              "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores)),
              "scores": [plain_number(x) for x in t.scores]} for t in tallies]
-    measured = [_measured(text, [end["measures"][k] for end in shown]) for k, text in enumerate(texts)]
+    measured = [{**_measured(text, [end["measures"][k] for end in shown if end.get("agent", name) == name]),
+                 **({"agent": name} if same_games else {})}
+                for name in ([t.name for t in tallies] if same_games else [None]) for k, text in enumerate(texts)]
+    paired = [{"agent": t.name, "against": tallies[0].name, "mean": round(d.mean, 4), "stderr": round(d.stderr, 4)}
+              for t in tallies[1:] for d in [Tally("", scores=[b - a for a, b in zip(tallies[0].scores, t.scores)])]
+              ] if same_games else []
     stopped = sum(end.pop("stopped") for end in shown)
     if args.json:
         for end in shown:
@@ -269,28 +314,36 @@ def cmd_play(args) -> int:
         print(json.dumps({"game": game.title, "games": args.games, "first_game": args.first_game,
                           "budget": args.budget, "seed": args.seed, "agent_seed": args.agent_seed,
                           "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {}),
-                          **({"measures": measured} if texts else {}), "stopped": stopped}))
+                          **({"measures": measured} if texts else {}), **({"paired": paired} if same_games else {}),
+                          "stopped": stopped}))
         return 0
     numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
     mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
-    print(f"{game.title}: {args.games} game{'s' if args.games != 1 else ''}{numbers}, "
+    each = ", each agent on the same games" if same_games else ""
+    print(f"{game.title}: {args.games} game{'s' if args.games != 1 else ''}{numbers}{each}, "
           f"{args.budget:,} forward-model calls per decision, "
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
+    w = max(12, *(len(t.name) for t in tallies))
     if several:
-        print(f"  {'agent':<12} {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  {'win rate':<15} mean score")
+        print(f"  {'agent':<{w}} {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  {'win rate':<15} mean score")
         for t in tallies:
-            print(f"  {t.name:<12} {t.games:>6} {t.wins:>6} {t.draws:>6} {t.losses:>6}  "
+            print(f"  {t.name:<{w}} {t.games:>6} {t.wins:>6} {t.draws:>6} {t.losses:>6}  "
                   f"{t.win_rate:.2f} ({t.win_rate_stderr:.2f})    {t.mean:.2f} ({t.stderr:.2f})")
     else:
-        print(f"  {'agent':<12} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
+        print(f"  {'agent':<{w}} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for t, row in zip(tallies, rows):
-            print(f"  {t.name:<12} {t.games:>6}  {t.mean:7.2f} ({t.stderr:.2f})  {row['min']:>6} {row['max']:>6}")
+            print(f"  {t.name:<{w}} {t.games:>6}  {t.mean:7.2f} ({t.stderr:.2f})  {row['min']:>6} {row['max']:>6}")
+    if paired:
+        print(f"  game by game against {tallies[0].name}, the mean difference (stderr):")
+        for d in paired:
+            print(f"  {d['agent']:<{w}} {'':>6}  {d['mean']:+7.2f} ({d['stderr']:.2f})")
     if measured:
         head = "at the end of each game"
-        width = max(len(head), *(len(m["expr"]) for m in measured))
+        labels = [f"{m['agent']}: {m['expr']}" if same_games else m["expr"] for m in measured]
+        width = max(len(head), *(len(label) for label in labels))
         print(f"  {head:<{width}}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
-        for m in measured:
-            print(f"  {m['expr']:<{width}}  {m['mean']:7.2f} ({m['stderr']:.2f})  {m['min']:>6} {m['max']:>6}")
+        for m, label in zip(measured, labels):
+            print(f"  {label:<{width}}  {m['mean']:7.2f} ({m['stderr']:.2f})  {m['min']:>6} {m['max']:>6}")
     if stopped:
         print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {max_moves:,} moves, scored as "
               f"{'they' if stopped != 1 else 'it'} stood"
