@@ -170,6 +170,17 @@ def test_in_a_one_player_game_each_agent_plays_every_game_on_the_same_chance(tmp
     assert "  game by game against random, the mean difference (stderr):\n  mcts" in r.stdout
 
 
+def test_measures_and_shown_games_name_their_agent_when_each_agent_plays_every_game(tmp_path):
+    path = tmp_path / "rolls.rules"
+    path.write_text(ROLLS)
+    out = json_of("play", path, "--agents", "random,osla", "--games", "3", "--budget", "20", "--measure", "rolls",
+                  "--show", "--json")
+    assert [(m["agent"], m["expr"], m["values"]) for m in out["measures"]] == [("random", "rolls", [3, 3, 3]),
+                                                                             ("osla", "rolls", [3, 3, 3])]
+    assert [(e["agent"], e["game"]) for e in out["shown"]] == [("random", 1), ("random", 2), ("random", 3),
+                                                              ("osla", 1), ("osla", 2), ("osla", 3)]
+
+
 def test_an_option_given_with_an_agent_is_as_the_same_flag_on_the_command_line():
     common = ("play", "rules/nidavellir.rules", "--games", "1", "--budget", "3000", "--json")
     given = json_of(*common, "--agents", "beam:width=1")["agents"][0]
