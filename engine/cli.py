@@ -287,7 +287,7 @@ def cmd_check(args) -> int:
                    "moves": list(f.moves), "state": f.state}}
         print(json.dumps(out))
     elif f is None:
-        print(f"{args.file}: ok ({r.examples} examples, {r.steps} steps, {r.invariants} invariant"
+        print(f"{args.file}: ok ({r.examples:,} examples, {r.steps:,} steps, {r.invariants} invariant"
               f"{'s' if r.invariants != 1 else ''} + {len(BUILT_IN)} built-in properties)")
     else:
         n = len(f.moves)

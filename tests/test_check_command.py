@@ -60,7 +60,7 @@ SWEEP = [(path, name, value) for path in RULE_FILES for name, value in small_par
 def test_every_rule_file_passes_check_with_200_examples(path):
     r = run_engine("check", path, "--examples", 200, *set_args(path))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert re.fullmatch(rf"{re.escape(str(path))}: ok \(200 examples, \d+ steps, \d+ invariants? "
+    assert re.fullmatch(rf"{re.escape(str(path))}: ok \(200 examples, [\d,]+ steps, \d+ invariants? "
                         rf"\+ 6 built-in properties\)\n", r.stdout), r.stdout
     assert r.stderr == ""
 
