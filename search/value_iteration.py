@@ -28,7 +28,7 @@ _END, _MOVE, _CHANCE = 0, 1, 2
 
 
 def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
-                   max_states: int = 5_000_000,
+                   max_states: int = 2_000_000,
                    found: Optional[Callable[[int], None]] = None,
                    swept: Optional[Callable[[int, float], None]] = None) -> FixedPoint:
     """Every state reachable from the initial one, then sweeps until no value changes by more
