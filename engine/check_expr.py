@@ -19,7 +19,7 @@ BUILTINS = {
     "any": (1, 1), "all": (1, 1), "sorted": (1, 1), "list": (1, 1), "set": (1, 1),
     "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "abs": (1, 1), "keys": (1, 1),
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "hex_grid": (2, 2), "cells": (1, 1),
-    "lines": (2, 2), "neighbours": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
+    "lines": (2, 2), "neighbours": (2, 2), "components": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
     "loose_ends": (2, 2),
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
@@ -368,6 +368,13 @@ class ExpressionChecks:
                            + ", ".join(f'"{x}"' for x in rt.HexGrid.LAYOUTS), e.args[1].span,
                            hint='"even-r": pointy-topped hexes, even rows shifted half a hex right')
             return T.GRID
+        if name == "components":
+            if not T.fits(a0, T.GRID):
+                self.error("type-mismatch", f"components() needs a grid first, got {T.show(a0)}", e.args[0].span)
+            if not T.fits(argt[1], ("list", T.CELL)) and not T.fits(argt[1], ("set", T.CELL)):
+                self.error("type-mismatch", f"components() needs a list or set of cells second, got "
+                           f"{T.show(argt[1])}", e.args[1].span)
+            return ("list", ("set", T.CELL))
         if name in ("cells", "lines", "neighbours"):
             if not T.fits(a0, T.GRID):
                 self.error("type-mismatch", f"{name}() needs a grid, got {T.show(a0)}", e.args[0].span)

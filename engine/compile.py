@@ -277,6 +277,9 @@ class Compiler(PySource):
         if name == "neighbours":
             b = args[1]
             return lambda env: a(env).neighbours(b(env))
+        if name == "components":
+            b = args[1]
+            return lambda env: rt.components(a(env), b(env))
         if name == "join":
             b = args[1]
             return lambda env: a(env).join(b(env))

@@ -162,6 +162,26 @@ class FrozenMap(dict):
         return "{" + ", ".join(f"{format_value(k)}: {format_value(v)}" for k, v in sorted(self.items(), key=_sort_key)) + "}"
 
 
+def components(grid, cells) -> tuple:
+    """The groups of `cells` on `grid` that neighbour one another, each a set, in the order of
+    their first cell; cells off the grid are left out."""
+    left = {c for c in cells if grid.contains(c)}
+    out = []
+    for start in sorted(left):
+        if start not in left:
+            continue
+        left.discard(start)
+        group, todo = [start], [start]
+        while todo:
+            for n in grid.neighbours(todo.pop()):
+                if n in left:
+                    left.discard(n)
+                    group.append(n)
+                    todo.append(n)
+        out.append(frozenset(group))
+    return tuple(out)
+
+
 class Grid:
     """A square grid of cells (row, col) with 4-neighbour adjacency."""
 

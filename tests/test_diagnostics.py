@@ -679,6 +679,14 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "syntax", 4, 24),
+    ("components-of-a-number", snippet("""
+        const g = square_grid(3, 3)
+        state { moves: 0..9 = 0 }
+        action step { moves += len(components(g, ‸moves)) }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """), "type-mismatch", 3, 42),
     ("action-as-a-value", snippet("""
         state { moves: 0..9 = 0 }
         action step { moves += 1 }

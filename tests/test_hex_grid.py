@@ -6,7 +6,7 @@ Every coordinate in this file is written (col, row) -- col first, the convention
 data file -- and turned into the engine's row-first `Cell((row, col))` only by `cell()` below.
 """
 
-from engine.runtime import Cell, HexGrid
+from engine.runtime import Cell, HexGrid, components
 
 CLOCKWISE = ["NE", "E", "SE", "SW", "W", "NW"]
 
@@ -289,3 +289,16 @@ def test_layout_changes_the_neighbours():
     NW (1,0) (6a rule for odd rows) -- five neighbours, not the three of odd-r."""
     g = grid(BLOCK, "even-r")
     assert g.neighbours(cell(2, 1)) == (cell(2, 0), cell(2, 2), cell(1, 2), cell(1, 1), cell(1, 0))
+
+
+def test_the_seven_lakes_of_the_scythe_board_are_seven_components():
+    # the 6c table lists no lake among a lake's neighbours, so no two lakes touch: each is a
+    # component of its own, in row order (the engine's cells are row first)
+    lakes = [xy for xy, kind in SCYTHE_CELLS.items() if kind == "lake"]
+    assert not any(SCYTHE_CELLS.get(resolve(n)[::-1]) == "lake"
+                   for xy in lakes for n in SCYTHE_NEIGHBOURS[xy].values())
+    board = grid(SCYTHE_CELLS, "even-r")
+    in_rows = sorted(cell(*xy) for xy in lakes)
+    assert components(board, [cell(*xy) for xy in lakes]) == tuple(frozenset({c}) for c in in_rows)
+    land = [cell(*xy) for xy, kind in SCYTHE_CELLS.items() if kind not in ("lake",) and not kind.startswith("home")]
+    assert len(land) == 47 - 7 and len(components(board, land)) == 1  # the land is one piece

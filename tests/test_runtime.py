@@ -4,7 +4,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.runtime import Bag, Grid, pairs, up_to
+from engine.runtime import Bag, Cell, Grid, components, pairs, up_to
 
 small = st.lists(st.integers(0, 6), max_size=8)
 
@@ -47,6 +47,18 @@ def test_a_3x3_grid_has_8_lines_of_three_and_a_corner_has_2_neighbours():
     assert len(g.neighbours((0, 0))) == 2
     assert len(g.neighbours((1, 1))) == 4
     assert len(Grid(4, 4).lines(3)) == 4 * 2 + 4 * 2 + 4 + 4  # rows, columns, two diagonal directions
+
+
+def test_components_group_cells_that_neighbour_one_another_in_the_order_of_their_first_cell():
+    # by hand, on a 3x3 grid: (0,0)-(0,1) touch, (1,2)-(2,2) touch, (2,0) touches neither; (5,5)
+    # is off the grid. (1,1) touches (0,1) and (1,2), joining the first two groups, but (2,0) only
+    # across a corner, which is no neighbour
+    cells = [Cell(c) for c in [(2, 2), (0, 1), (2, 0), (1, 2), (0, 0), (5, 5)]]
+    assert components(Grid(3, 3), cells) == (frozenset({(0, 0), (0, 1)}), frozenset({(1, 2), (2, 2)}),
+                                             frozenset({(2, 0)}))
+    assert components(Grid(3, 3), cells + [Cell((1, 1))]) == (frozenset({(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)}),
+                                                              frozenset({(2, 0)}))
+    assert components(Grid(3, 3), []) == ()
 
 
 def test_with_room_returns_what_the_function_returns_also_when_nested_and_deep():
