@@ -230,7 +230,7 @@ def cmd_search(args) -> int:
         return 0
     kind = "one run" if args.algo in LINE_PLANNERS else "move by move"
     print(f"{game.title}: {args.algo} ({kind}), {r.fm_calls:,} forward-model calls, "
-          f"{r.iterations:,} iterations, {seconds:.2f} s")
+          f"{r.iterations:,} iteration{'s' if r.iterations != 1 else ''}, {seconds:.2f} s")
     if r.best_score is None:
         print("  no line reached the end of the game within the budget")
         return 0

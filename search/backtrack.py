@@ -11,33 +11,39 @@ def backtrack(game, state, *, budget: Optional[int] = None, rng=None, max_depth:
     """Visit every line from state depth first (children in move order, chance outcomes too).
 
     Observers see each state when it is first entered, the start state included,
-    so they see the tree in pre-order. `rng` is accepted for a uniform signature;
-    the order is deterministic.
+    so they see the tree in pre-order. A move back to a state on the line is not
+    followed (the line would go round for ever). `rng` is accepted for a uniform
+    signature; the order is deterministic.
     """
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     for o in fm.observers:
         o(state)
-    stack = [(state, iter(fm.options(state)))]
+    stack = [(state, iter(fm.options(state)), game.key(state))]
+    on_line = {stack[0][2]}
     line: list = []
     if fm.ended(state):
         fm.finish(line, state)
     while stack and not fm.spent:
-        s, children = stack[-1]
+        s, children, _ = stack[-1]
         nxt = next(children, None) if max_depth is None or len(line) < max_depth else None
         if nxt is None:
-            stack.pop()
+            on_line.discard(stack.pop()[2])
             if line:
                 line.pop()
             continue
         m = nxt
         t = fm.apply(s, m)
+        k = game.key(t)
+        if k in on_line:
+            continue
         line.append((m, t))
         if fm.ended(t):
             fm.iterations += 1
             fm.finish(line, t)
             line.pop()
             continue
-        stack.append((t, iter(fm.options(t))))
+        stack.append((t, iter(fm.options(t)), k))
+        on_line.add(k)
     return fm.result(None if fm.best_line else _first(fm, state))
 
 

@@ -108,6 +108,22 @@ def test_backtracking_returns_the_line_to_the_best_leaf():
     assert r.move == "Algorithms"
 
 
+class Ring(DictTree):
+    """a -> b -> c -> a round and round, and c -> end, which ends the game with 5."""
+
+    def __init__(self):
+        super().__init__("a", {}, {"end": 5})
+        self.children = {"a": ("b",), "b": ("c",), "c": ("a", "end"), "end": ()}
+
+
+def test_backtracking_does_not_follow_a_move_back_to_a_state_on_its_line():
+    r = backtrack(Ring(), "a", budget=1000)
+    assert r.best_score == 5 and [m for m, _ in r.best_line] == ["b", "c", "end"]
+    # by hand: the moves of a, b and c (3 calls) and the applies of b, c, a (back on the line, not
+    # followed) and end (4 calls); without the check the line went round until the budget ran out
+    assert r.fm_calls == 7
+
+
 def test_a_budget_stops_backtracking_of_seed_003s_tree_early():
     r = backtrack(DictTree("Root", SEED_003_TREE), "Root", budget=5)
     # in pre-order the first 5 calls are: moves(Root), apply Algorithms, moves(Algorithms),
