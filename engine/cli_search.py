@@ -257,6 +257,9 @@ def cmd_play(args) -> int:
         raise UsageError(f"--agents {args.agents}: {e}") from None
     check_options_apply(args, [algo for algo, _ in chosen])
     same_games = game.num_players == 1 and len(agents) > 1  # each agent plays every game, on the same chance
+    if same_games and len(set(specs)) < len(specs):
+        raise UsageError(f"--agents {args.agents}: an agent given twice would play the same games the same way "
+                         "(--agent-seed S gives it other draws of its own, in another run)")
     if len(agents) > game.num_players and not same_games:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {counted(game.num_players, 'seat')}")
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
@@ -301,12 +304,16 @@ def cmd_play(args) -> int:
              "mean": round(t.mean, 4), "stderr": round(t.stderr, 4),
              "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores)),
              "scores": [plain_number(x) for x in t.scores]} for t in tallies]
-    measured = [{**_measured(text, [end["measures"][k] for end in shown if end.get("agent", name) == name]),
-                 **({"agent": name} if same_games else {})}
-                for name in ([t.name for t in tallies] if same_games else [None]) for k, text in enumerate(texts)]
-    paired = [{"agent": t.name, "against": tallies[0].name, "mean": round(d.mean, 4), "stderr": round(d.stderr, 4)}
-              for t in tallies[1:] for d in [Tally("", scores=[b - a for a, b in zip(tallies[0].scores, t.scores)])]
-              ] if same_games else []
+
+    def measured_of(ends, **agent):
+        return [{**_measured(text, [end["measures"][k] for end in ends]), **agent} for k, text in enumerate(texts)]
+    measured, paired = measured_of(shown), []
+    if same_games:
+        measured = [m for t in tallies for m in measured_of([e for e in shown if e["agent"] == t.name], agent=t.name)]
+        for t in tallies[1:]:
+            d = Tally(t.name, scores=[b - a for a, b in zip(tallies[0].scores, t.scores)])
+            paired.append({"agent": t.name, "against": tallies[0].name, "mean": round(d.mean, 4),
+                           "stderr": round(d.stderr, 4)})
     stopped = sum(end.pop("stopped") for end in shown)
     if args.json:
         for end in shown:

@@ -201,6 +201,8 @@ def test_an_option_given_with_an_agent_is_as_the_same_flag_on_the_command_line()
     ("mcts:backup=best", "backup: expected one of mean, max, got 'best'"),
     ("beam:width", "expected OPTION=VALUE after ':', got 'width'"),
     ("beam:heuristic=coin_sun", "the rule file declares no heuristic named 'coin_sun'; did you mean 'coin_sum'?"),
+    ("beam,beam", "an agent given twice would play the same games the same way (--agent-seed S gives it other "
+                  "draws of its own, in another run)"),
 ])
 def test_a_wrong_option_given_with_an_agent_is_a_usage_error(spec, message):
     assert one_line(usage_error("play", "rules/nidavellir.rules", "--agents", spec, "--games", "1")) == \
