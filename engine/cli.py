@@ -248,8 +248,6 @@ def _solve_by_iteration(args, game, t0: float) -> int:
         return 1
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
-    keys = [game.key(game.initial_state())] + [game.key(s) for _, s in fp.best_line]
-    again = len(set(keys)) < len(keys)
     if args.json:
         print(json.dumps({"game": game.title, "method": "value iteration", "distinct_states": fp.distinct_states,
                           "sweeps": fp.sweeps, "value": value, "players": list(game.player_names),
@@ -259,7 +257,7 @@ def _solve_by_iteration(args, game, t0: float) -> int:
     print(f"{game.title}: solved by value iteration in {seconds:.2f} s (the game can come back to a state it was in; "
           "a line that never ends is worth 0)")
     print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
-    _print_value_and_line(game, fp.value, fp.best_line, again)
+    _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back)
     return 0
 
 

@@ -25,12 +25,7 @@ class Solution:
 
 class Cycle(Exception):
     """The game can come back to a state it was in, so without a depth limit it has no end to
-    solve to: `line`, the moves from the initial state to that state's second visit, and `loop`,
-    how many of the last ones lead from the state back to itself."""
-
-    def __init__(self, line: list, loop: int):
-        super().__init__(f"a state comes back after {loop} moves")
-        self.line, self.loop = line, loop
+    solve to as a DAG (value iteration values it instead)."""
 
 
 class Endless(Exception):
@@ -124,7 +119,7 @@ def _values(game: Game, root, max_depth: Optional[int], valued: Optional[Callabl
         if k in memo:
             return memo[k][0]
         if k in open_at:
-            raise Cycle(list(moves), len(moves) - open_at[k])
+            raise Cycle(f"a state comes back after {len(moves) - open_at[k]} moves")
         if max_depth is None and len(moves) >= LINE_LIMIT:
             raise Endless(list(moves))
         children = [] if game.is_terminal(s) else _children(game, s)

@@ -15,6 +15,7 @@ class FixedPoint:
     distinct_states: int
     value: tuple  # returns per player under the best play found (expectation at chance)
     best_line: list  # [(move, state)] from the initial state, up to a chance step, an end or a repeat
+    comes_back: bool  # the best line ends at a state it was in before
     sweeps: int
     change: float  # the largest change of a value in the last sweep
     converged: bool
@@ -99,18 +100,19 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             swept(sweeps, change)
         if change <= tolerance:
             break
-    return FixedPoint(len(states), values[0], _line(game, states, kinds, links, policy),
-                      sweeps, change, change <= tolerance)
+    line, comes_back = _line(game, states, kinds, links, policy)
+    return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance)
 
 
-def _line(game: Game, states: list, kinds: list, links: list, policy: list) -> list:
-    """The best moves from the initial state on, up to a chance step, an end or a state met again."""
+def _line(game: Game, states: list, kinds: list, links: list, policy: list) -> tuple:
+    """The best moves from the initial state on, up to a chance step, an end or a state met again,
+    and whether it met one again."""
     line, i, seen = [], 0, {0}
     while kinds[i][0] == _MOVE:
         j = links[i][policy[i]][0]
         line.append((game.legal_moves(states[i])[policy[i]], states[j]))
         if j in seen:
-            break
+            return line, True
         seen.add(j)
         i = j
-    return line
+    return line, False
