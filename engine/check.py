@@ -15,7 +15,7 @@ from . import model as m
 from . import types as T
 from .check_expr import BUILTINS, ExpressionChecks, a_kind
 from .diagnostics import Diagnostic, counted, did_you_mean
-from search.agents import ALGORITHMS, CHOICES, LEAST, TAKES
+from search.agents import ALGORITHMS, CHOICES, FRACTIONS, LEAST, TAKES
 
 
 @attrs.define(eq=False)
@@ -523,16 +523,18 @@ class Checker(ExpressionChecks):
                            f"did you mean '{near}'?" if near else f"{name} takes {', '.join(TAKES[name])}")
             elif key == "heuristic":
                 heuristics = [x.name.name for x in self.decls if isinstance(x, m.HeuristicDecl)]
-                if isinstance(v, int):
+                if not isinstance(v, m.Ident):
                     self.error("type-mismatch", "heuristic: expected the name of a heuristic, got a number", o.span)
                 elif v.name not in heuristics:
                     self.unknown("heuristic", v.name, v.span, heuristics)
             elif key in CHOICES:
-                if isinstance(v, int) or v.name not in CHOICES[key]:
+                if not isinstance(v, m.Ident) or v.name not in CHOICES[key]:
                     self.error("type-mismatch", f"{key}: expected one of {', '.join(CHOICES[key])}, got "
-                               f"{v if isinstance(v, int) else repr(v.name)}", o.span)
-            elif not isinstance(v, int):
+                               f"{repr(v.name) if isinstance(v, m.Ident) else v}", o.span)
+            elif isinstance(v, m.Ident):
                 self.error("type-mismatch", f"{key}: expected a number, got '{v.name}'", v.span)
+            elif isinstance(v, float) and key not in FRACTIONS:
+                self.error("type-mismatch", f"{key}: expected a whole number, got {v}", o.span)
             elif v < LEAST[key]:
                 self.error("out-of-range", f"{key} {v}: expected {LEAST[key]} or more", o.span)
 

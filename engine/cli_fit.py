@@ -6,7 +6,8 @@ import math
 import os
 import random
 
-from .cli_search import _algorithm_options, _common, _load, _options, check_heuristic, check_options_apply
+from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, _options, check_heuristic,
+                         check_options_apply)
 from .diagnostics import UsageError
 from .progress import ProgressBar
 from search.agents import make_agent
@@ -32,7 +33,6 @@ def add_parser(sub):
 
 PLAYING = {"agent": "mcts", "games": 100, "budget": 1000}
 """The options that say how the games to fit are played, with their defaults."""
-ALGORITHM_OPTIONS = ("heuristic", "width", "extra", "sample", "filter", "depth", "population", "backup", "horizon")
 
 
 def _playing_options(args) -> None:

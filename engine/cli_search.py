@@ -12,7 +12,7 @@ from .load import command_line_measures, command_line_predicates, load_game, par
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
-from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, LEAST, LINE_PLANNERS, TAKES, Options, make_agent,
+from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options, make_agent,
                            plan)
 from search.play import Tally, play
 from search.protocol import CHANCE
@@ -68,6 +68,11 @@ def _common(p):
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+ALGORITHM_OPTIONS = ("heuristic", "width", "extra", "sample", "filter", "depth", "population", "backup", "horizon",
+                     "exploration")
+"""The flags of _algorithm_options, by their names in args."""
+
+
 def _algorithm_options(p):
     p.add_argument("--heuristic", metavar="H",
                    help="a heuristic declared in the rule file (default: the file's `agent` setting, else the first)")
@@ -85,6 +90,9 @@ def _algorithm_options(p):
                    help="mcts: a node's value is the mean of its simulations (default) or its best line's (max)")
     p.add_argument("--horizon", choices=CHOICES["horizon"],
                    help="mcts: the tree grows to the end (default) or stops at chance steps, valued by the heuristic")
+    p.add_argument("--exploration", type=float, metavar="C",
+                   help="mcts: the exploration constant of UCB1, 0 or more (default 1.41, the square root of 2); "
+                        "values are scaled to the range seen, so it does not depend on the score's scale")
 
 
 def _depth(text: str):
@@ -113,6 +121,8 @@ def _check_arguments(args, game) -> None:
     """The algorithm options on the command line, checked against the game."""
     _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population, sample=args.sample,
               games=getattr(args, "games", None))
+    if args.exploration is not None and not args.exploration >= 0:  # not >=: nan too
+        raise UsageError(f"--exploration {args.exploration:g}: expected 0 or more")
     check_depth(args.depth)
     if args.heuristic is not None:
         check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
@@ -126,7 +136,7 @@ def _check_arguments(args, game) -> None:
 def check_options_apply(args, names) -> None:
     """A usage error for an algorithm option on the command line that none of the agents `names`
     takes: it would otherwise be ignored without a word."""
-    for opt in ("heuristic", "width", "extra", "sample", "filter", "depth", "population", "backup", "horizon"):
+    for opt in ALGORITHM_OPTIONS:
         if getattr(args, opt, None) is None:
             continue
 
@@ -155,8 +165,7 @@ def _options(args, game, algo: str, own: Optional[dict] = None) -> Options:
     """The options of one algorithm: an agent's `own` (from `--agents mcts:depth=0`), else the
     command line's, else the rule file's `agent` settings for it, else the defaults (the
     heuristic: the file's first)."""
-    given = {k: getattr(args, k)
-             for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup", "horizon")}
+    given = {k: getattr(args, k) for k in ALGORITHM_OPTIONS if k != "filter"}  # the filter is `keep`
     chosen = {**game.agent_options.get(algo, {}), **{k: v for k, v in given.items() if v is not None},
               **(own or {})}
     chosen.setdefault("heuristic", next(iter(game.heuristics), None))
@@ -181,6 +190,14 @@ def agent_spec(spec: str, game) -> tuple:
             check_heuristic(game, value, f"--agents {spec}")
         elif key in CHOICES and value not in CHOICES[key]:
             raise UsageError(f"--agents {spec}: {key}: expected one of {', '.join(CHOICES[key])}, got '{value}'")
+        elif key in FRACTIONS:
+            try:
+                number = float(value)
+            except ValueError:
+                raise UsageError(f"--agents {spec}: {key}: expected a number, got '{value}'") from None
+            if not number >= LEAST[key]:  # not >=: nan too
+                raise UsageError(f"--agents {spec}: {key} {value}: expected {LEAST[key]} or more")
+            value = number
         elif key not in CHOICES:
             if not (value.isdigit() or key == "depth" and value == END):
                 raise UsageError(f"--agents {spec}: {key}: expected a number, got '{value}'")

@@ -93,7 +93,7 @@ class CompiledGame:
         views = [d for d in checker.decls if isinstance(d, m.ViewDecl)]
         self._view = (c.expr(views[0].expr), views[0].span) if views else None
         self.merge_equal = any(isinstance(d, m.MergeDecl) for d in checker.decls)
-        self.agent_options = {d.name.name: {o.name.name: o.value if isinstance(o.value, int) else o.value.name
+        self.agent_options = {d.name.name: {o.name.name: o.value.name if isinstance(o.value, m.Ident) else o.value
                                             for o in d.options}
                               for d in checker.decls if isinstance(d, m.AgentDecl)}
         env = c.blank_env()

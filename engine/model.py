@@ -587,7 +587,7 @@ class MergeDecl:
 @node
 class AgentOption:
     name: Ident
-    value: Union[int, Ident]
+    value: Union[int, float, Ident]
     span: Span
 
 

@@ -97,6 +97,9 @@ def _habit_hint(text: str, at: int, got: str) -> Optional[str]:
     if got in _HABITS:
         return _HABITS[got]
     line_before = text[text.rfind("\n", 0, at) + 1:at]
+    if got.isdigit() and (number := re.search(r"\b\d+\.$", line_before)):
+        return (f"numbers in rules are whole: for {number.group()}{got} scale the values (tenths, say) "
+                "and divide with //")
     if re.search(r"^\s*score\s+\w+\s*$", line_before) and got == ":":
         return "`score for p: EXPR` scores each player"
     opened = list(re.finditer(r"\bif\b", line_before))
@@ -342,7 +345,8 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def agent_option(self, meta, items):
-        value = int(items[1]) if items[1].type == "INT" else self._ident(items[1])
+        kind = items[1].type
+        value = int(items[1]) if kind == "INT" else float(items[1]) if kind == "DECIMAL" else self._ident(items[1])
         return m.AgentOption(self._ident(items[0]), value, self._span(meta))
 
     # --- types ---

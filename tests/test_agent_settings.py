@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from engine.cli_search import _options
+from engine.cli_search import ALGORITHM_OPTIONS, _options
 from engine.diagnostics import RuleErrors
 from engine.load import check_file, load_game
 from search.agents import Options, make_agent
@@ -30,12 +30,14 @@ BROKEN = [
     ("misspelt-algorithm", "agent mtcs { depth = 0 }", "unknown-name", "did you mean 'mcts'"),
     ("no-such-algorithm", "agent minimax { depth = 0 }", "unknown-name", "the algorithms are backtrack"),
     ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name",
-     "mcts takes heuristic, depth, backup, horizon"),
+     "mcts takes heuristic, depth, backup, horizon, exploration"),
     ("misspelt-option", "agent beam { widht = 5 }", "unknown-name", "did you mean 'width'"),
     ("undeclared-heuristic", "agent beam { heuristic = secnd }", "unknown-name", "did you mean 'second'"),
     ("number-for-a-heuristic", "agent osla { heuristic = 3 }", "type-mismatch", "the name of a heuristic"),
     ("name-for-a-number", "agent beam { width = second }", "type-mismatch", "expected a number"),
     ("zero-width", "agent beam { width = 0 }", "out-of-range", "1 or more"),
+    ("fraction-for-a-whole-number", "agent beam { width = 2.5 }", "type-mismatch", "expected a whole number, got 2.5"),
+    ("name-for-the-exploration", "agent mcts { exploration = high }", "type-mismatch", "expected a number"),
     ("unknown-backup", "agent mcts { backup = best }", "type-mismatch", "expected one of mean, max, got 'best'"),
     ("number-for-a-backup", "agent mcts { backup = 1 }", "type-mismatch", "expected one of mean, max, got 1"),
     ("unknown-horizon", "agent mcts { horizon = round }", "type-mismatch", "expected one of end, chance, got 'round'"),
@@ -64,7 +66,7 @@ def test_a_hyphenated_algorithm_name_and_a_note_are_accepted(tmp_path):
 
 def args(**given):
     """The algorithm options as argparse gives them when only `given` is on the command line."""
-    base = {k: None for k in ("heuristic", "width", "extra", "sample", "depth", "population", "backup", "horizon")}
+    base = {k: None for k in ALGORITHM_OPTIONS if k != "filter"}
     return argparse.Namespace(**{**base, **given})
 
 
@@ -88,6 +90,19 @@ def test_a_backup_given_in_the_file_reaches_mcts_and_the_command_line_overrides_
     assert _options(args(backup="mean"), g, "mcts").backup == "mean"
 
 
+def test_an_exploration_constant_from_the_file_or_the_command_line_reaches_mcts(tmp_path, game):
+    # a fraction in the file, a whole number too; the command line wins over the file
+    path = tmp_path / "game.rules"
+    path.write_text(GAME + "agent mcts { depth = 0, exploration = 0.5 }\n")
+    g = load_game(str(path))
+    assert g.agent_options == {"mcts": {"depth": 0, "exploration": 0.5}}
+    assert agents_options("mcts", _options(args(), g, "mcts"))["c"] == 0.5
+    assert agents_options("mcts", _options(args(exploration=2.0), g, "mcts"))["c"] == 2.0
+    assert "c" not in agents_options("mcts", _options(args(), game, "mcts"))  # none given: mcts's own default
+    path.write_text(GAME + "agent mcts { exploration = 1 }\n")
+    assert agents_options("mcts", _options(args(), load_game(str(path)), "mcts"))["c"] == 1
+
+
 def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path):
     # the file asks mcts for no rollouts (depth 0); `--depth end` asks for rollouts to the end,
     # which mcts reads as rollout_depth None; flat-mc's own default is 20 moves, lifted too
@@ -103,8 +118,10 @@ def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path
 @pytest.mark.parametrize("flags,words", [
     (["--agents", "rhea", "--depth", "end"], "rhea needs a horizon"),
     (["--agents", "mcts", "--depth", "soon"], "expected a number of moves or 'end', got 'soon'"),
+    (["--agents", "mcts", "--exploration", "-1"], "--exploration -1: expected 0 or more"),
+    (["--agents", "beam", "--exploration", "1"], "beam takes no --exploration, so it would be ignored (it is for mcts)"),
 ])
-def test_a_depth_that_cannot_apply_is_a_usage_error(engine_cli, flags, words):
+def test_a_depth_or_exploration_that_cannot_apply_is_a_usage_error(engine_cli, flags, words):
     r = engine_cli("play", "rules/tictactoe.rules", "--games", "1", *flags)
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
 

@@ -831,6 +831,7 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += 1  done =‸= moves == 9", "to assign write a single '='; '==' compares two values"),
     ("moves += if moves < 5 ‸1 else 2", IF_HINT),
     ("if moves < 5 ‸moves += 1", IF_HINT),
+    ("moves += 1.‸5", "numbers in rules are whole: for 1.5 scale the values (tenths, say) and divide with //"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))

@@ -194,11 +194,13 @@ def test_an_option_given_with_an_agent_is_as_the_same_flag_on_the_command_line()
 
 @pytest.mark.parametrize("spec, message", [
     ("beam:widht=2", "beam has no option 'widht'; did you mean 'width'?"),
-    ("mcts:width=2", "mcts has no option 'width'; it takes heuristic, depth, backup, horizon"),
+    ("mcts:width=2", "mcts has no option 'width'; it takes heuristic, depth, backup, horizon, exploration"),
     ("random:depth=2", "random takes no options"),
     ("beam:width=0", "width 0: expected 1 or more"),
     ("beam:width=wide", "width: expected a number, got 'wide'"),
     ("mcts:backup=best", "backup: expected one of mean, max, got 'best'"),
+    ("mcts:exploration=-1", "exploration -1: expected 0 or more"),
+    ("mcts:exploration=lots", "exploration: expected a number, got 'lots'"),
     ("beam:width", "expected OPTION=VALUE after ':', got 'width'"),
     ("beam:heuristic=coin_sun", "the rule file declares no heuristic named 'coin_sun'; did you mean 'coin_sum'?"),
     ("beam,beam", "an agent given twice would play the same games the same way (--agent-seed S gives it other "
