@@ -20,8 +20,8 @@ from .load import INVARIANT_SOURCE, command_line_predicates, file_text, load_gam
 from .runtime import plain_number
 from search.budget import sample_outcome
 from search.protocol import CHANCE
-from search.solve import Cycle, Endless, solve
-from search.value_iteration import TooManyStates, iterate_values
+from search.solve import MAX_STATES, Cycle, Endless, TooManyStates, solve
+from search.value_iteration import iterate_values
 
 
 class _Parser(argparse.ArgumentParser):
@@ -152,6 +152,8 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
 
 def cmd_solve(args) -> int:
     check_depth(args.depth)
+    if args.max_states < 1:
+        raise UsageError(f"--max-states {args.max_states}: expected a positive number")
     game = load_game(args.file, parse_settings(args.set))
     if args.plot:
         check_plot_target(args.plot)
@@ -162,10 +164,15 @@ def cmd_solve(args) -> int:
         values_bar.close()
         bar.update(depth, f"{paths:,} paths, {states:,} states")
     try:
-        sol = solve(game, max_depth=args.depth, progress=progress, valued=values_bar.update)
+        sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
+                    valued=values_bar.update)
     except Cycle:
         values_bar.close()
         return _solve_by_iteration(args, game, t0)
+    except TooManyStates as e:
+        bar.close()
+        values_bar.close()
+        return _too_many_states(args, e, "")
     except Endless as e:
         values_bar.close()
         print(f"error: {args.file}: a line of play goes on for {len(e.line):,} moves without ending or coming back "
@@ -225,6 +232,15 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False) -
         print("    then chance moves: the value is the expectation over its outcomes")
 
 
+def _too_many_states(args, e: TooManyStates, why: str) -> int:
+    """Exit 1 for a game with more states than solve may hold, with the ways on."""
+    print(f"error: {args.file}: {why}more than {e.limit:,} states and not solved yet; solve holds each one in "
+          f"memory, so it stopped here. `stats {args.file}` shows how the states grow with depth, --depth N "
+          "solves the first N moves and --max-states N lets solve hold more; `search` and `play` look for good "
+          "lines in a game too big to solve", file=sys.stderr)
+    return 1
+
+
 def _solve_by_iteration(args, game, t0: float) -> int:
     """solve for a game that can come back to a state: value iteration over all its states."""
     if args.plot:
@@ -235,12 +251,11 @@ def _solve_by_iteration(args, game, t0: float) -> int:
         found.close()
         sweeps.update(k, f"largest change {change:.1e}")
     try:
-        fp = iterate_values(game, found=found.update, swept=swept)
+        fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept)
     except TooManyStates as e:
         found.close()
-        print(f"error: {args.file}: the game can come back to a state it was in, and it has {e} to iterate "
-              "values over; --depth N solves the first N moves", file=sys.stderr)
-        return 1
+        return _too_many_states(args, e, "the game can come back to a state it was in, so value iteration holds "
+                                         "every state it can reach; ")
     sweeps.close()
     if not fp.converged:
         print(f"error: {args.file}: the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of value "
@@ -314,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("file", metavar="FILE")
     s.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
     s.add_argument("--depth", type=int, default=None, help="stop after N moves")
+    s.add_argument("--max-states", type=int, default=MAX_STATES, metavar="N",
+                   help=f"stop with an error past N states, each held in memory (default {MAX_STATES:,})")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--plot", metavar="FILE.png", help="draw how many terminal paths end with each score")
     s.set_defaults(run=cmd_solve)

@@ -38,11 +38,22 @@ class Endless(Exception):
         self.line = line
 
 
+class TooManyStates(Exception):
+    """More states than the solver may hold in memory: `limit`."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"more than {limit:,} states")
+        self.limit = limit
+
+
+MAX_STATES = 2_000_000
+"""The most states solve and value iteration hold unless told otherwise."""
+
 LINE_LIMIT = 1_000
 """The longest line `solve` follows without a depth limit before it calls the game endless."""
 
 
-def solve(game: Game, *, max_depth: Optional[int] = None,
+def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_STATES,
           progress: Optional[Callable[[int, int, int], None]] = None,
           valued: Optional[Callable[[int], None]] = None) -> Solution:
     """Count paths layer by layer, and back up values over the DAG.
@@ -52,11 +63,12 @@ def solve(game: Game, *, max_depth: Optional[int] = None,
     max_depth the values come first, so a game that can come back to a state
     raises Cycle, and one with a line of LINE_LIMIT moves raises Endless,
     before the layers (which would never end) are counted;
-    `valued(n)` tells how many states have their value so far.
+    `valued(n)` tells how many states have their value so far. More than `max_states` states
+    (each valued state, and each state of the layers, is held in memory) raise TooManyStates.
     """
     root = game.initial_state()
     if max_depth is None:
-        value, line = _values(game, root, None, valued)
+        value, line = _values(game, root, None, max_states, valued)
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -90,11 +102,13 @@ def solve(game: Game, *, max_depth: Optional[int] = None,
         depth += 1
         paths.append(sum(c for _, c in nxt.values()))
         seen.update(nxt)
+        if len(seen) > max_states:
+            raise TooManyStates(max_states)
         layer = nxt
         if progress is not None:
             progress(depth, paths[-1], len(seen))
     if max_depth is not None:
-        value, line = _values(game, root, max_depth, valued)
+        value, line = _values(game, root, max_depth, max_states, valued)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete)
 
 
@@ -105,7 +119,8 @@ def _children(game: Game, s) -> list:
     return [(m, game.apply(s, m), None) for m in game.legal_moves(s)]
 
 
-def _values(game: Game, root, max_depth: Optional[int], valued: Optional[Callable[[int], None]] = None):
+def _values(game: Game, root, max_depth: Optional[int], max_states: int,
+            valued: Optional[Callable[[int], None]] = None):
     """Back up returns over the DAG: each player maximises its own, chance averages. Without
     max_depth, a state met again on the line that leads to it raises Cycle."""
     memo: dict = {}
@@ -122,6 +137,8 @@ def _values(game: Game, root, max_depth: Optional[int], valued: Optional[Callabl
             raise Cycle(f"a state comes back after {len(moves) - open_at[k]} moves")
         if max_depth is None and len(moves) >= LINE_LIMIT:
             raise Endless(list(moves))
+        if len(memo) >= max_states:
+            raise TooManyStates(max_states)
         children = [] if game.is_terminal(s) else _children(game, s)
         if not children or (max_depth is not None and depth >= max_depth):
             memo[k] = (tuple(game.returns(s)), None)

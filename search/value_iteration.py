@@ -6,6 +6,7 @@ from typing import Callable, Optional
 import attrs
 
 from .protocol import CHANCE, Game
+from .solve import MAX_STATES, TooManyStates
 
 
 @attrs.frozen
@@ -21,15 +22,11 @@ class FixedPoint:
     converged: bool
 
 
-class TooManyStates(Exception):
-    """More reachable states than value iteration holds."""
-
-
 _END, _MOVE, _CHANCE = 0, 1, 2
 
 
 def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
-                   max_states: int = 2_000_000,
+                   max_states: int = MAX_STATES,
                    found: Optional[Callable[[int], None]] = None,
                    swept: Optional[Callable[[int, float], None]] = None) -> FixedPoint:
     """Every state reachable from the initial one, then sweeps until no value changes by more
@@ -63,7 +60,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             j = index.get(k)
             if j is None:
                 if len(states) >= max_states:
-                    raise TooManyStates(f"more than {max_states:,} states")
+                    raise TooManyStates(max_states)
                 j = index[k] = len(states)
                 states.append(t)
                 if found is not None and j % 4096 == 0:

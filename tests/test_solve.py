@@ -5,7 +5,8 @@ import pytest
 
 from conftest import run_engine
 from engine.load import load_game
-from search.value_iteration import TooManyStates, iterate_values
+from search.solve import TooManyStates
+from search.value_iteration import iterate_values
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +51,18 @@ def test_tictactoe_has_5478_positions_and_255168_games(tictactoe):
     # widely published figures for the full game tree of tic-tac-toe
     assert tictactoe["distinct_states"] == 5478
     assert tictactoe["terminal_paths"] == 255168
+
+
+@pytest.mark.parametrize("depth", [[], ["--depth", "9"]])
+def test_solve_stops_with_a_clear_error_past_its_limit_of_states(depth):
+    # tic-tac-toe has 5,478 positions (the published figure above): a limit of 5,478 solves it,
+    # one fewer stops with exit 1 and names the ways on; with --depth the layers are counted first
+    fits = run_engine("solve", "rules/tictactoe.rules", "--max-states", "5478", *depth, "--json")
+    assert fits.returncode == 0 and json.loads(fits.stdout)["distinct_states"] == 5478, fits.stderr
+    r = run_engine("solve", "rules/tictactoe.rules", "--max-states", "5477", *depth)
+    assert r.returncode == 1 and r.stdout == "" and "Traceback" not in r.stderr, r.stderr
+    assert "rules/tictactoe.rules: more than 5,477 states and not solved yet" in r.stderr
+    assert "`stats rules/tictactoe.rules`" in r.stderr and "--depth N" in r.stderr and "--max-states N" in r.stderr
 
 
 def test_tictactoe_is_a_draw_under_perfect_play(tictactoe):
@@ -167,6 +180,11 @@ def test_value_iteration_stops_at_its_limit_of_states(tmp_path):
     with pytest.raises(TooManyStates):
         iterate_values(load_game(str(path)), max_states=31)
     assert iterate_values(load_game(str(path)), max_states=32).distinct_states == 32
+    r = run_engine("solve", str(path), "--max-states", "31")
+    assert r.returncode == 1 and "the game can come back to a state it was in" in r.stderr, r.stderr
+    assert "more than 31 states and not solved yet" in r.stderr and "Traceback" not in r.stderr
+    r = run_engine("solve", str(path), "--max-states", "0")
+    assert r.returncode == 2 and "--max-states 0: expected a positive number" in r.stderr
 
 
 RUIN = """game "ruin"
