@@ -88,7 +88,7 @@ def _tracked_playouts(game, playouts: int, steps: int, setting: str, until=None)
     how many playouts ended; with `until`, the playouts stop once all of those actions have run."""
     rng = random.Random(0)
     found: list = []
-    bar = ProgressBar(playouts, f"random playouts{' with ' + setting if setting else ''}")
+    bar = ProgressBar(playouts, f"random playouts{' with ' + setting if setting else ''}", eta=True)
     game.reached_actions = set()
     try:
         ended = _playouts(game, playouts, steps, rng, found, bar, setting, until)

@@ -75,7 +75,7 @@ def _played(args, game, features: list) -> list:
         for r in rows[start[0]:]:
             r["final"] = returns[r.pop("player")]
         start[0] = len(rows)
-    bar = ProgressBar(args.games, "games")
+    bar = ProgressBar(args.games, "games", eta=True)
     play(game, [(args.agent, agent)], games=args.games, budget=args.budget, rng=random.Random(args.seed),
          progress=lambda done, total: bar.update(done), show=show, decided=decided)
     bar.close()

@@ -224,7 +224,7 @@ def cmd_search(args) -> int:
                          "(use play)")
     if args.plot:
         check_plot_target(args.plot)
-    bar = ProgressBar(args.budget, "calls")
+    bar = ProgressBar(args.budget, "calls", eta=True)
     t0 = time.perf_counter()
     r = plan(game, game.initial_state(), args.algo, budget=args.budget, rng=random.Random(args.seed), opts=opts,
              progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {plain_number(best)}"))
@@ -287,7 +287,7 @@ def cmd_play(args) -> int:
         raise UsageError("--measure: the expression has errors\n" + e.render()) from None
     max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
     runs = [[a] for a in agents] if same_games else [agents]
-    bar = ProgressBar(args.games * len(runs), "games")
+    bar = ProgressBar(args.games * len(runs), "games", eta=True)
     t0 = time.perf_counter()
     shown: list = []
 
