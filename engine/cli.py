@@ -328,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("solve", help="explore the whole game: path counts, optimum, best line")
     s.add_argument("file", metavar="FILE")
     s.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
-    s.add_argument("--depth", type=int, default=None, help="stop after N moves")
+    s.add_argument("--depth", type=int, default=None, metavar="N", help="stop after N moves")
     s.add_argument("--max-states", type=int, default=MAX_STATES, metavar="N",
                    help=f"stop with an error past N states, each held in memory (default {MAX_STATES:,})")
     s.add_argument("--json", action="store_true", help="print one JSON object")
