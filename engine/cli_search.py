@@ -12,8 +12,8 @@ from .load import command_line_measures, command_line_predicates, load_game, par
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
-from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options, make_agent,
-                           plan)
+from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options,
+                           make_agent, plan)
 from search.play import Tally, play
 from search.protocol import CHANCE
 from search.stats import stats
@@ -121,7 +121,7 @@ def _check_arguments(args, game) -> None:
     """The algorithm options on the command line, checked against the game."""
     _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population, sample=args.sample,
               games=getattr(args, "games", None))
-    if args.exploration is not None and not args.exploration >= 0:  # not >=: nan too
+    if args.exploration is not None and not args.exploration >= 0:  # so that nan fails too
         raise UsageError(f"--exploration {args.exploration:g}: expected 0 or more")
     check_depth(args.depth)
     if args.heuristic is not None:
@@ -195,7 +195,7 @@ def agent_spec(spec: str, game) -> tuple:
                 number = float(value)
             except ValueError:
                 raise UsageError(f"--agents {spec}: {key}: expected a number, got '{value}'") from None
-            if not number >= LEAST[key]:  # not >=: nan too
+            if not number >= LEAST[key]:  # so that nan fails too
                 raise UsageError(f"--agents {spec}: {key} {value}: expected {LEAST[key]} or more")
             value = number
         elif key not in CHOICES:

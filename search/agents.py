@@ -56,8 +56,8 @@ class Options:
 
 TAKES = {
     "backtrack": ("depth",), "random-walk": ("depth",), "beam": ("heuristic", "width", "extra", "sample", "depth"),
-    "max-score": ("heuristic",), "mcts": ("heuristic", "depth", "backup", "horizon", "exploration"), "osla": ("heuristic",),
-    "flat-mc": ("heuristic", "depth"), "rhea": ("heuristic", "depth", "population"),
+    "max-score": ("heuristic",), "mcts": ("heuristic", "depth", "backup", "horizon", "exploration"),
+    "osla": ("heuristic",), "flat-mc": ("heuristic", "depth"), "rhea": ("heuristic", "depth", "population"),
 }
 """The Options fields each algorithm uses (the filter aside): what a rule file's `agent` may set."""
 

@@ -119,7 +119,8 @@ def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path
     (["--agents", "rhea", "--depth", "end"], "rhea needs a horizon"),
     (["--agents", "mcts", "--depth", "soon"], "expected a number of moves or 'end', got 'soon'"),
     (["--agents", "mcts", "--exploration", "-1"], "--exploration -1: expected 0 or more"),
-    (["--agents", "beam", "--exploration", "1"], "beam takes no --exploration, so it would be ignored (it is for mcts)"),
+    (["--agents", "beam", "--exploration", "1"],
+     "beam takes no --exploration, so it would be ignored (it is for mcts)"),
 ])
 def test_a_depth_or_exploration_that_cannot_apply_is_a_usage_error(engine_cli, flags, words):
     r = engine_cli("play", "rules/tictactoe.rules", "--games", "1", *flags)
