@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 from typing import Optional
@@ -121,8 +122,8 @@ def _check_arguments(args, game) -> None:
     """The algorithm options on the command line, checked against the game."""
     _positive(budget=getattr(args, "budget", None), width=args.width, population=args.population, sample=args.sample,
               games=getattr(args, "games", None))
-    if args.exploration is not None and not args.exploration >= 0:  # so that nan fails too
-        raise UsageError(f"--exploration {args.exploration:g}: expected 0 or more")
+    if args.exploration is not None and not 0 <= args.exploration < math.inf:  # so that nan fails too
+        raise UsageError(f"--exploration {args.exploration:g}: expected a number, 0 or more")
     check_depth(args.depth)
     if args.heuristic is not None:
         check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
@@ -195,8 +196,8 @@ def agent_spec(spec: str, game) -> tuple:
                 number = float(value)
             except ValueError:
                 raise UsageError(f"--agents {spec}: {key}: expected a number, got '{value}'") from None
-            if not number >= LEAST[key]:  # so that nan fails too
-                raise UsageError(f"--agents {spec}: {key} {value}: expected {LEAST[key]} or more")
+            if not LEAST[key] <= number < math.inf:  # so that nan fails too
+                raise UsageError(f"--agents {spec}: {key} {value}: expected a number, {LEAST[key]} or more")
             value = number
         elif key not in CHOICES:
             if not (value.isdigit() or key == "depth" and value == END):

@@ -118,7 +118,8 @@ def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path
 @pytest.mark.parametrize("flags,words", [
     (["--agents", "rhea", "--depth", "end"], "rhea needs a horizon"),
     (["--agents", "mcts", "--depth", "soon"], "expected a number of moves or 'end', got 'soon'"),
-    (["--agents", "mcts", "--exploration", "-1"], "--exploration -1: expected 0 or more"),
+    (["--agents", "mcts", "--exploration", "-1"], "--exploration -1: expected a number, 0 or more"),
+    (["--agents", "mcts", "--exploration", "nan"], "--exploration nan: expected a number, 0 or more"),
     (["--agents", "beam", "--exploration", "1"],
      "beam takes no --exploration, so it would be ignored (it is for mcts)"),
 ])
