@@ -73,7 +73,10 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     iteration that only revisits stored states counts one call. Equal states (by
     game.key) share one node, so the tree is a graph and what is learnt about a
     state serves every line that reaches it. `reuse` is the `memory` of an earlier
-    result (its node table): a decision a few moves later goes on growing it.
+    result (its node table): a decision a few moves later goes on growing the part
+    of it that lines from its state have reached, and drops the rest (what the
+    earlier search learnt of moves not played), so memory does not grow with the
+    length of the game.
 
     Two enhancements, both generic: with `rave` > 0 (RAVE, Gelly and Silver), a
     child's mean is blended with the mean of every simulation in which its mover
@@ -96,6 +99,8 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     table: dict = reuse if isinstance(reuse, dict) else {}  # game.key -> node: equal states share a node
     root = table.get(game.key(state))
+    if table:
+        table = _below(game, root)
     if root is None:
         root = table[game.key(state)] = _Node(fm, state, rng, heuristic)
     if root.options is None:
@@ -164,6 +169,21 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
         if rave:
             _amaf_update(fm.game, path, line, v)
     return fm.result(root.options[_choice(root, backup == "max")], memory=table)
+
+
+def _below(game, root: Optional[_Node]) -> dict:
+    """The nodes that lines from root have reached, by key: what a decision keeps of the table of
+    the one before."""
+    kept: dict = {}
+    todo = [root] if root is not None else []
+    while todo:
+        x = todo.pop()
+        k = game.key(x.state)
+        if k not in kept:
+            kept[k] = x
+            if x.options:
+                todo.extend(ch for ch in x.children if ch is not None)
+    return kept
 
 
 def _choice(root: _Node, by_best: bool) -> int:

@@ -397,6 +397,25 @@ def test_an_mcts_leaf_that_is_only_evaluated_does_not_pay_for_its_moves():
     assert all(n.options is None for n in r.memory.values() if n is not root)
 
 
+def test_a_later_mcts_decision_keeps_the_tree_below_its_state_and_drops_the_rest(tictactoe):
+    first = mcts(tictactoe, tictactoe.initial_state(), budget=400, rng=random.Random(1), rollout_depth=0,
+                 heuristic="rows")
+    [root] = [n for n in first.memory.values() if n.state == tictactoe.initial_state()]
+    mine = max((ch for ch in root.children if ch is not None), key=lambda ch: ch.n)
+    reply = max((ch for ch in mine.children if ch is not None), key=lambda ch: ch.n)
+    visits = reply.n
+
+    def marks(node):
+        return set(node.state[0].items())
+    # marks are never taken off, so a position that play can still reach from `reply` holds its two marks
+    assert any(not marks(reply) <= marks(n) for n in first.memory.values())
+    later = mcts(tictactoe, reply.state, budget=50, rng=random.Random(1), rollout_depth=0, heuristic="rows",
+                 reuse=first.memory)
+    assert all(marks(reply) <= marks(n) for n in later.memory.values())
+    [again] = [n for n in later.memory.values() if n.state == reply.state]
+    assert again is reply and reply.n > visits  # the same node, grown on
+
+
 def test_mcts_backing_up_the_best_line_prefers_a_rare_10_to_a_sure_3():
     # tests/fixtures/needle.rules: opening 1 leads to 100 replies, every fourth worth 10 and the
     # rest 0 (mean 2.5); opening 2 to 100 replies worth 3. The best line is opening 1 (10 points).
