@@ -56,6 +56,11 @@ class _Node:
         return True
 
 
+TABLE_LIMIT = 100_000
+"""The nodes a table passed on from decision to decision may hold before it keeps only the part
+below the new decision's state."""
+
+
 def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_depth: Optional[int] = None,
          heuristic: Optional[str] = None, rave: float = 200.0, backup: str = "mean", horizon: str = "end",
          reuse=None, observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
@@ -73,10 +78,10 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     iteration that only revisits stored states counts one call. Equal states (by
     game.key) share one node, so the tree is a graph and what is learnt about a
     state serves every line that reaches it. `reuse` is the `memory` of an earlier
-    result (its node table): a decision a few moves later goes on growing the part
-    of it that lines from its state have reached, and drops the rest (what the
-    earlier search learnt of moves not played), so memory does not grow with the
-    length of the game.
+    result (its node table): a decision a few moves later goes on growing it. Once
+    the table holds more than TABLE_LIMIT nodes, a decision keeps only the part
+    that lines from its state have reached and drops the rest (what the earlier
+    searches learnt of moves not played), so memory does not grow without end.
 
     Two enhancements, both generic: with `rave` > 0 (RAVE, Gelly and Silver), a
     child's mean is blended with the mean of every simulation in which its mover
@@ -99,7 +104,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     table: dict = reuse if isinstance(reuse, dict) else {}  # game.key -> node: equal states share a node
     root = table.get(game.key(state))
-    if table:
+    if len(table) > TABLE_LIMIT:
         table = _below(game, root)
     if root is None:
         root = table[game.key(state)] = _Node(fm, state, rng, heuristic)

@@ -10,6 +10,7 @@ from search.agents import ALGORITHMS, Options, make_agent, plan
 from search.backtrack import backtrack
 from search.beam import beam
 from search.max_score import max_score
+from search import mcts as mcts_module
 from search.mcts import mcts
 from search.play import play
 from search.protocol import CHANCE
@@ -397,7 +398,9 @@ def test_an_mcts_leaf_that_is_only_evaluated_does_not_pay_for_its_moves():
     assert all(n.options is None for n in r.memory.values() if n is not root)
 
 
-def test_a_later_mcts_decision_keeps_the_tree_below_its_state_and_drops_the_rest(tictactoe):
+@pytest.mark.parametrize("limit", [10, 100_000])
+def test_a_later_mcts_decision_past_the_table_limit_keeps_the_tree_below_its_state(tictactoe, monkeypatch, limit):
+    monkeypatch.setattr(mcts_module, "TABLE_LIMIT", limit)
     first = mcts(tictactoe, tictactoe.initial_state(), budget=400, rng=random.Random(1), rollout_depth=0,
                  heuristic="rows")
     [root] = [n for n in first.memory.values() if n.state == tictactoe.initial_state()]
@@ -409,9 +412,11 @@ def test_a_later_mcts_decision_keeps_the_tree_below_its_state_and_drops_the_rest
         return set(node.state[0].items())
     # marks are never taken off, so a position that play can still reach from `reply` holds its two marks
     assert any(not marks(reply) <= marks(n) for n in first.memory.values())
+    held = len(first.memory)
     later = mcts(tictactoe, reply.state, budget=50, rng=random.Random(1), rollout_depth=0, heuristic="rows",
                  reuse=first.memory)
-    assert all(marks(reply) <= marks(n) for n in later.memory.values())
+    # past the limit only what play can still reach is kept; below it, all
+    assert all(marks(reply) <= marks(n) for n in later.memory.values()) == (held > limit)
     [again] = [n for n in later.memory.values() if n.state == reply.state]
     assert again is reply and reply.n > visits  # the same node, grown on
 
