@@ -415,7 +415,7 @@ def test_a_later_mcts_decision_past_the_table_limit_keeps_the_tree_below_its_sta
     held = len(first.memory)
     later = mcts(tictactoe, reply.state, budget=50, rng=random.Random(1), rollout_depth=0, heuristic="rows",
                  reuse=first.memory)
-    # past the limit only what play can still reach is kept; below it, all
+    # past the limit every state kept lies below `reply`; below it the rest of the tree stays too
     assert all(marks(reply) <= marks(n) for n in later.memory.values()) == (held > limit)
     [again] = [n for n in later.memory.values() if n.state == reply.state]
     assert again is reply and reply.n > visits  # the same node, grown on
