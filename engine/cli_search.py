@@ -70,7 +70,7 @@ def _common(p):
 
 
 ALGORITHM_OPTIONS = ("heuristic", "width", "extra", "sample", "filter", "depth", "population", "backup", "horizon",
-                     "exploration")
+                     "exploration", "rave")
 """The flags of _algorithm_options, by their names in args."""
 
 
@@ -94,6 +94,10 @@ def _algorithm_options(p):
     p.add_argument("--exploration", type=float, metavar="C",
                    help="mcts: the exploration constant of UCB1, 0 or more (default 1.41, the square root of 2); "
                         "values are scaled to the range seen, so it does not depend on the score's scale")
+    p.add_argument("--rave", type=int, metavar="N",
+                   help="mcts: how many simulations a child's own mean takes to count as much as the mean of "
+                        "the simulations that played its move later on (RAVE; default 200, 0: off); with --backup max "
+                        "it only orders the moves not tried yet")
 
 
 def _depth(text: str):
@@ -124,6 +128,8 @@ def _check_arguments(args, game) -> None:
               games=getattr(args, "games", None))
     if args.exploration is not None and not 0 <= args.exploration < math.inf:  # so that nan fails too
         raise UsageError(f"--exploration {args.exploration:g}: expected a number, 0 or more")
+    if args.rave is not None and args.rave < 0:
+        raise UsageError(f"--rave {args.rave}: expected 0 or more")
     check_depth(args.depth)
     if args.heuristic is not None:
         check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
@@ -199,14 +205,25 @@ def agent_spec(spec: str, game) -> tuple:
             if not LEAST[key] <= number < math.inf:  # so that nan fails too
                 raise UsageError(f"--agents {spec}: {key} {value}: expected a number, {LEAST[key]} or more")
             value = number
-        elif key not in CHOICES:
-            if not (value.isdigit() or key == "depth" and value == END):
-                raise UsageError(f"--agents {spec}: {key}: expected a number, got '{value}'")
-            if value != END and int(value) < LEAST[key]:
+        elif key not in CHOICES and not (key == "depth" and value == END):
+            try:
+                number = int(value)
+            except ValueError:
+                whole = "a whole number" if _is_number(value) else "a number"
+                raise UsageError(f"--agents {spec}: {key}: expected {whole}, got '{value}'") from None
+            if number < LEAST[key]:
                 raise UsageError(f"--agents {spec}: {key} {value}: expected {LEAST[key]} or more")
-            value = value if value == END else int(value)
+            value = number
         own[key] = value
     return algo, own
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
 
 
 def _load(args):

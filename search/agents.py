@@ -50,13 +50,14 @@ class Options:
     # END: no limit, even where the algorithm's own default has one
     population: int = 1  # rhea
     exploration: Optional[float] = None  # mcts: the exploration constant of UCB1 (default sqrt 2)
+    rave: Optional[int] = None  # mcts: the RAVE weight, in simulations (default 200; 0: no RAVE)
     backup: str = "mean"  # mcts: a node's value is the mean of its simulations, or its best line's ("max")
     horizon: str = "end"  # mcts: the tree grows to the end, or stops at chance steps ("chance")
 
 
 TAKES = {
     "backtrack": ("depth",), "random-walk": ("depth",), "beam": ("heuristic", "width", "extra", "sample", "depth"),
-    "max-score": ("heuristic",), "mcts": ("heuristic", "depth", "backup", "horizon", "exploration"),
+    "max-score": ("heuristic",), "mcts": ("heuristic", "depth", "backup", "horizon", "exploration", "rave"),
     "osla": ("heuristic",), "flat-mc": ("heuristic", "depth"), "rhea": ("heuristic", "depth", "population"),
 }
 """The Options fields each algorithm uses (the filter aside): what a rule file's `agent` may set."""
@@ -64,7 +65,7 @@ TAKES = {
 END = "end"
 """The depth that means no limit: lines and rollouts go on to the end of the game."""
 
-LEAST = {"width": 1, "population": 1, "extra": 0, "depth": 0, "sample": 1, "exploration": 0}
+LEAST = {"width": 1, "population": 1, "extra": 0, "depth": 0, "sample": 1, "exploration": 0, "rave": 0}
 """The smallest value of each numeric option."""
 
 FRACTIONS = ("exploration",)
@@ -87,7 +88,8 @@ def _options(name: str, opts: Options) -> dict:
                  "max_depth": d},
         "max-score": {"heuristic": h},
         "mcts": {"heuristic": h, "rollout_depth": d, "backup": opts.backup, "horizon": opts.horizon,
-                 **({"c": opts.exploration} if opts.exploration is not None else {})},
+                 **({"c": opts.exploration} if opts.exploration is not None else {}),
+                 **({"rave": float(opts.rave)} if opts.rave is not None else {})},
         "osla": {"heuristic": h},
         "flat-mc": {"heuristic": h, "rollout_depth": 20 if opts.depth is None else d},
         "rhea": {"heuristic": h, "population": opts.population, "horizon": 20 if d is None else d},

@@ -30,7 +30,7 @@ BROKEN = [
     ("misspelt-algorithm", "agent mtcs { depth = 0 }", "unknown-name", "did you mean 'mcts'"),
     ("no-such-algorithm", "agent minimax { depth = 0 }", "unknown-name", "the algorithms are backtrack"),
     ("option-the-algorithm-lacks", "agent mcts { width = 5 }", "unknown-name",
-     "mcts takes heuristic, depth, backup, horizon, exploration"),
+     "mcts takes heuristic, depth, backup, horizon, exploration, rave"),
     ("misspelt-option", "agent beam { widht = 5 }", "unknown-name", "did you mean 'width'"),
     ("undeclared-heuristic", "agent beam { heuristic = secnd }", "unknown-name", "did you mean 'second'"),
     ("number-for-a-heuristic", "agent osla { heuristic = 3 }", "type-mismatch", "the name of a heuristic"),
@@ -38,6 +38,8 @@ BROKEN = [
     ("zero-width", "agent beam { width = 0 }", "out-of-range", "1 or more"),
     ("fraction-for-a-whole-number", "agent beam { width = 2.5 }", "type-mismatch", "expected a whole number, got 2.5"),
     ("name-for-the-exploration", "agent mcts { exploration = high }", "type-mismatch", "expected a number"),
+    ("negative-rave", "agent mcts { rave = -1 }", "syntax", "expected a name, a number or decimal, got '-'"),
+    ("fraction-for-the-rave", "agent mcts { rave = 0.5 }", "type-mismatch", "expected a whole number, got 0.5"),
     ("unknown-backup", "agent mcts { backup = best }", "type-mismatch", "expected one of mean, max, got 'best'"),
     ("number-for-a-backup", "agent mcts { backup = 1 }", "type-mismatch", "expected one of mean, max, got 1"),
     ("unknown-horizon", "agent mcts { horizon = round }", "type-mismatch", "expected one of end, chance, got 'round'"),
@@ -103,6 +105,15 @@ def test_an_exploration_constant_from_the_file_or_the_command_line_reaches_mcts(
     assert agents_options("mcts", _options(args(), load_game(str(path)), "mcts"))["c"] == 1
 
 
+def test_a_rave_weight_from_the_file_or_the_command_line_reaches_mcts(tmp_path, game):
+    path = tmp_path / "game.rules"
+    path.write_text(GAME + "agent mcts { depth = 0, rave = 0 }\n")
+    g = load_game(str(path))
+    assert agents_options("mcts", _options(args(), g, "mcts"))["rave"] == 0
+    assert agents_options("mcts", _options(args(rave=50), g, "mcts"))["rave"] == 50
+    assert "rave" not in agents_options("mcts", _options(args(), game, "mcts"))  # none given: mcts's own default
+
+
 def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path):
     # the file asks mcts for no rollouts (depth 0); `--depth end` asks for rollouts to the end,
     # which mcts reads as rollout_depth None; flat-mc's own default is 20 moves, lifted too
@@ -122,8 +133,11 @@ def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path
     (["--agents", "mcts", "--exploration", "nan"], "--exploration nan: expected a number, 0 or more"),
     (["--agents", "beam", "--exploration", "1"],
      "beam takes no --exploration, so it would be ignored (it is for mcts)"),
+    (["--agents", "mcts", "--rave", "-1"], "--rave -1: expected 0 or more"),
+    (["--agents", "mcts", "--rave", "0.5"], "argument --rave: invalid int value: '0.5'"),
+    (["--agents", "osla", "--rave", "0"], "osla takes no --rave, so it would be ignored (it is for mcts)"),
 ])
-def test_a_depth_or_exploration_that_cannot_apply_is_a_usage_error(engine_cli, flags, words):
+def test_a_depth_exploration_or_rave_that_cannot_apply_is_a_usage_error(engine_cli, flags, words):
     r = engine_cli("play", "rules/tictactoe.rules", "--games", "1", *flags)
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
 

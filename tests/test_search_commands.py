@@ -194,10 +194,12 @@ def test_an_option_given_with_an_agent_is_as_the_same_flag_on_the_command_line()
 
 @pytest.mark.parametrize("spec, message", [
     ("beam:widht=2", "beam has no option 'widht'; did you mean 'width'?"),
-    ("mcts:width=2", "mcts has no option 'width'; it takes heuristic, depth, backup, horizon, exploration"),
+    ("mcts:width=2", "mcts has no option 'width'; it takes heuristic, depth, backup, horizon, exploration, rave"),
     ("random:depth=2", "random takes no options"),
     ("beam:width=0", "width 0: expected 1 or more"),
     ("beam:width=wide", "width: expected a number, got 'wide'"),
+    ("beam:width=2.5", "width: expected a whole number, got '2.5'"),
+    ("mcts:rave=-1", "rave -1: expected 0 or more"),
     ("mcts:backup=best", "backup: expected one of mean, max, got 'best'"),
     ("mcts:exploration=-1", "exploration -1: expected a number, 0 or more"),
     ("mcts:exploration=inf", "exploration inf: expected a number, 0 or more"),
