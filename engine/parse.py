@@ -349,6 +349,13 @@ class _ToModel(Transformer):
         value = int(items[1]) if kind == "INT" else float(items[1]) if kind == "DECIMAL" else self._ident(items[1])
         return m.AgentOption(self._ident(items[0]), value, self._span(meta))
 
+    @v_args(meta=True)
+    def agent_option_negative(self, meta, items):
+        """`depth = -1`: a number the checker then finds out of range (a clearer message than a
+        syntax error at the sign)."""
+        o = self.agent_option(meta, items)
+        return m.AgentOption(o.name, -o.value, o.span)
+
     # --- types ---
     @v_args(meta=True)
     def named_type(self, meta, items):
