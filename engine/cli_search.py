@@ -9,6 +9,7 @@ import time
 from typing import Optional
 
 from .diagnostics import RuleErrors, UsageError, counted, did_you_mean
+from .earlier_run import load_earlier_run
 from .load import command_line_measures, command_line_predicates, load_game, parse_settings
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
@@ -43,6 +44,10 @@ def add_parsers(sub):
                    help="mixed into the seeds of the agents' own generators (default 0): the same chance "
                         "outcomes, other draws of the agents' own, to see how much a result owes to them")
     p.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
+    p.add_argument("--against", metavar="FILE.json",
+                   help="one player: pair each agent's scores, game by game, with those of the first agent of an "
+                        "earlier run saved by play --json (same game, --set and --seed; the budget and agent seed "
+                        "may differ), as if it had played alongside")
     p.add_argument("--show", action="store_true", help="print each game's final state through the file's view")
     p.add_argument("--measure", action="append", metavar="EXPR",
                    help="a whole-number expression of the rules language, evaluated on each game's final state "
@@ -303,6 +308,14 @@ def cmd_play(args) -> int:
         measures = [f for _, f in command_line_measures(game, texts)] if texts else []
     except RuleErrors as e:  # the expressions are arguments: a usage error, shown with a caret
         raise UsageError("--measure: the expression has errors\n" + e.render()) from None
+    settings = [f"{k}={v}" for k, v in sorted(parse_settings(args.set).items())]
+    earlier = None
+    if args.against is not None:
+        if game.num_players != 1:
+            raise UsageError(f"--against {args.against}: pairs scores game by game, which only a one-player game "
+                             f"has ({game.title} has {game.num_players} players)")
+        earlier = load_earlier_run(args.against, title=game.title, seed=args.seed, settings=settings,
+                                   first=args.first_game, games=args.games)
     max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
     runs = [[a] for a in agents] if same_games else [agents]
     bar = ProgressBar(args.games * len(runs), "games", eta=True)
@@ -349,14 +362,22 @@ def cmd_play(args) -> int:
             d = Tally(t.name, scores=[b - a for a, b in zip(tallies[0].scores, t.scores)])
             paired.append({"agent": t.name, "against": tallies[0].name, "mean": round(d.mean, 4),
                            "stderr": round(d.stderr, 4)})
+    against = []
+    if earlier is not None:
+        theirs = [earlier.scores[args.first_game + k] for k in range(args.games)]
+        for t in tallies:
+            d = Tally(t.name, scores=[b - a for a, b in zip(theirs, t.scores)])
+            against.append({"agent": t.name, "mean": round(d.mean, 4), "stderr": round(d.stderr, 4)})
     stopped = sum(end.pop("stopped") for end in shown)
     if args.json:
         for end in shown:
             end.pop("measures", None)
         print(json.dumps({"game": game.title, "games": args.games, "first_game": args.first_game,
-                          "budget": args.budget, "seed": args.seed, "agent_seed": args.agent_seed,
+                          "budget": args.budget, "seed": args.seed, "agent_seed": args.agent_seed, "set": settings,
                           "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {}),
                           **({"measures": measured} if texts else {}), **({"paired": paired} if same_games else {}),
+                          **({"against": {"file": earlier.path, "agent": earlier.agent, "budget": earlier.budget,
+                                          "agent_seed": earlier.agent_seed, "paired": against}} if earlier else {}),
                           "stopped": stopped}))
         return 0
     numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
@@ -378,6 +399,12 @@ def cmd_play(args) -> int:
     if paired:
         print(f"  game by game against {tallies[0].name}, the mean difference (stderr):")
         for d in paired:
+            print(f"  {d['agent']:<{w}} {'':>6}  {d['mean']:+7.2f} ({d['stderr']:.2f})")
+    if earlier is not None:
+        other = f", agent seed {earlier.agent_seed}" if earlier.agent_seed else ""
+        print(f"  game by game against {earlier.agent} of {earlier.path} ({earlier.budget:,} calls per decision"
+              f"{other}), the mean difference (stderr):")
+        for d in against:
             print(f"  {d['agent']:<{w}} {'':>6}  {d['mean']:+7.2f} ({d['stderr']:.2f})")
     if measured:
         head = "at the end of each game"

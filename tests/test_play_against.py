@@ -1,0 +1,93 @@
+"""`play --against FILE.json`: a new run paired game by game with a run saved earlier."""
+import json
+import statistics
+
+import pytest
+
+from conftest import run_engine
+from test_search_commands import ROLLS, json_of, one_line, usage_error
+
+
+@pytest.fixture
+def rolls(tmp_path):
+    path = tmp_path / "rolls.rules"
+    path.write_text(ROLLS)
+    return path
+
+
+def saved(tmp_path, run: dict, name="earlier.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(run))
+    return path
+
+
+def by_hand(scores, first=1, seed=0):
+    """A file shaped like the output of `play --json`, with scores written here."""
+    return {"game": "three rolls", "games": len(scores), "first_game": first, "budget": 1000, "seed": seed,
+            "agent_seed": 0, "set": [], "seconds": 1.0, "stopped": 0,
+            "agents": [{"name": "mcts", "games": len(scores), "mean": 0, "stderr": 0, "min": 0, "max": 0,
+                        "scores": scores}]}
+
+
+def test_the_same_games_played_again_by_any_agent_differ_by_nothing(rolls, tmp_path):
+    # the score of the three-rolls game is the dice alone, so games 3-6 of seed 5 score the same
+    # whoever plays them, whenever: the difference from the saved run is 0 in every game
+    earlier = run_engine("play", rolls, "--agents", "random", "--games", "8", "--seed", "5", "--json")
+    assert earlier.returncode == 0, earlier.stderr
+    path = saved(tmp_path, json.loads(earlier.stdout))
+    out = json_of("play", rolls, "--agents", "mcts,osla", "--games", "4", "--first-game", "3", "--seed", "5",
+                  "--budget", "20", "--against", path, "--json")
+    assert out["against"] == {"file": str(path), "agent": "random", "budget": 1000, "agent_seed": 0,
+                              "paired": [{"agent": "mcts", "mean": 0, "stderr": 0},
+                                         {"agent": "osla", "mean": 0, "stderr": 0}]}
+    assert out["agents"][0]["scores"] == json.loads(earlier.stdout)["agents"][0]["scores"][2:6]
+
+
+def test_each_game_is_paired_with_the_saved_game_of_its_number(rolls, tmp_path):
+    # saved games 3-8 scored 100, 200, ... 600 (written by hand); games 4 and 5 pair with 200 and 300
+    path = saved(tmp_path, by_hand([100, 200, 300, 400, 500, 600], first=3))
+    out = json_of("play", rolls, "--agents", "random", "--games", "2", "--first-game", "4", "--against", path,
+                  "--json")
+    mine = out["agents"][0]["scores"]
+    diffs = [mine[0] - 200, mine[1] - 300]
+    paired = out["against"]["paired"][0]
+    assert paired["mean"] == pytest.approx(statistics.mean(diffs), abs=1e-4)
+    assert paired["stderr"] == pytest.approx(statistics.stdev(diffs) / 2 ** 0.5, abs=1e-4)
+    text = run_engine("play", rolls, "--agents", "random", "--games", "2", "--first-game", "4", "--against", path)
+    assert (f"  game by game against mcts of {path} (1,000 calls per decision), the mean difference (stderr):\n"
+            f"  random") in text.stdout
+
+
+@pytest.mark.parametrize("change, run_args, message", [
+    ({"seed": 4}, (), "played with --seed 4, this run with --seed 0: the games would not meet the same chance "
+                      "(give --seed 4)"),
+    ({}, ("--games", "7"), "holds games 1-6; this run plays games 1-7"),
+    ({}, ("--first-game", "6", "--games", "2"), "holds games 1-6; this run plays games 6-7"),
+    ({"game": "four rolls"}, (), "a run of 'four rolls', not of 'three rolls'"),
+    ({"set": ["dice=off"]}, (), "played with --set dice=off, this run with no --set"),
+    ({"agents": []}, (), "not the output of `play --json` (no game, seed, budget and agents with their scores in it)"),
+    ({"budget": "many"}, (), "not the output of `play --json`"),
+])
+def test_a_saved_run_of_other_games_is_a_usage_error_before_anything_is_played(rolls, tmp_path, change, run_args,
+                                                                               message):
+    path = saved(tmp_path, {**by_hand([1, 2, 3, 4, 5, 6]), **change})
+    # ten million games would take far longer than the time allowed: the check comes first
+    games = ("--games", "10000000") if "--games" not in run_args else ()
+    r = run_engine("play", rolls, "--agents", "random", *games, *run_args, "--against", path, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == ""
+    assert r.stderr.startswith(f"error: --against {path}: ") and message in r.stderr, r.stderr
+
+
+def test_a_file_that_is_not_json_names_the_line_and_column(rolls, tmp_path):
+    path = tmp_path / "cut.json"
+    path.write_text('{"game": "three rolls",\n "seed": }')
+    msg = one_line(usage_error("play", rolls, "--agents", "random", "--against", path))
+    assert msg.startswith(f"error: --against {path}:2:10: not JSON (")
+
+
+def test_a_missing_file_and_a_game_of_several_players_are_usage_errors(rolls, tmp_path):
+    msg = one_line(usage_error("play", rolls, "--agents", "random", "--against", tmp_path / "none.json"))
+    assert msg == f"error: --against {tmp_path / 'none.json'}: no such file\n"
+    path = saved(tmp_path, by_hand([1, 2, 3]))
+    msg = one_line(usage_error("play", "rules/tictactoe.rules", "--agents", "random,random", "--against", path))
+    assert "only a one-player game has (Tic-tac-toe has 2 players)" in msg
