@@ -358,16 +358,11 @@ def cmd_play(args) -> int:
     measured, paired = measured_of(shown), []
     if same_games:
         measured = [m for t in tallies for m in measured_of([e for e in shown if e["agent"] == t.name], agent=t.name)]
-        for t in tallies[1:]:
-            d = Tally(t.name, scores=[b - a for a, b in zip(tallies[0].scores, t.scores)])
-            paired.append({"agent": t.name, "against": tallies[0].name, "mean": round(d.mean, 4),
-                           "stderr": round(d.stderr, 4)})
+        paired = [{**_difference(tallies[0].scores, t), "against": tallies[0].name} for t in tallies[1:]]
     against = []
     if earlier is not None:
         theirs = [earlier.scores[args.first_game + k] for k in range(args.games)]
-        for t in tallies:
-            d = Tally(t.name, scores=[b - a for a, b in zip(theirs, t.scores)])
-            against.append({"agent": t.name, "mean": round(d.mean, 4), "stderr": round(d.stderr, 4)})
+        against = [_difference(theirs, t) for t in tallies]
     stopped = sum(end.pop("stopped") for end in shown)
     if args.json:
         for end in shown:
@@ -396,16 +391,15 @@ def cmd_play(args) -> int:
         print(f"  {'agent':<{w}} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for t, row in zip(tallies, rows):
             print(f"  {t.name:<{w}} {t.games:>6}  {t.mean:7.2f} ({t.stderr:.2f})  {row['min']:>6} {row['max']:>6}")
-    if paired:
-        print(f"  game by game against {tallies[0].name}, the mean difference (stderr):")
-        for d in paired:
-            print(f"  {d['agent']:<{w}} {'':>6}  {d['mean']:+7.2f} ({d['stderr']:.2f})")
+    sections = [(tallies[0].name, paired)]
     if earlier is not None:
         other = f", agent seed {earlier.agent_seed}" if earlier.agent_seed else ""
-        print(f"  game by game against {earlier.agent} of {earlier.path} ({earlier.budget:,} calls per decision"
-              f"{other}), the mean difference (stderr):")
-        for d in against:
-            print(f"  {d['agent']:<{w}} {'':>6}  {d['mean']:+7.2f} ({d['stderr']:.2f})")
+        sections.append((f"{earlier.agent} of {earlier.path} ({earlier.budget:,} calls per decision{other})", against))
+    for whom, rows in sections:
+        if rows:
+            print(f"  game by game against {whom}, the mean difference (stderr):")
+            for d in rows:
+                print(f"  {d['agent']:<{w}} {'':>6}  {d['mean']:+7.2f} ({d['stderr']:.2f})")
     if measured:
         head = "at the end of each game"
         labels = [f"{m['agent']}: {m['expr']}" if same_games else m["expr"] for m in measured]
@@ -418,6 +412,12 @@ def cmd_play(args) -> int:
               f"{'they' if stopped != 1 else 'it'} stood"
               + (" (the default limit: --max-moves N sets it)" if args.max_moves is None else ""))
     return 0
+
+
+def _difference(base: list, t: Tally) -> dict:
+    """An agent's mean difference from base, game by game, with its standard error."""
+    d = Tally(t.name, scores=[b - a for a, b in zip(base, t.scores)])
+    return {"agent": t.name, "mean": round(d.mean, 4), "stderr": round(d.stderr, 4)}
 
 
 def _measured(text: str, values: list) -> dict:
