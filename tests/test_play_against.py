@@ -4,7 +4,9 @@ import statistics
 
 import pytest
 
-from conftest import run_engine
+from conftest import ROOT, run_engine
+from engine.earlier_run import load_earlier_run
+from engine.load import load_game
 from test_search_commands import ROLLS, json_of, one_line, usage_error
 
 
@@ -91,3 +93,14 @@ def test_a_missing_file_and_a_game_of_several_players_are_usage_errors(rolls, tm
     path = saved(tmp_path, by_hand([1, 2, 3]))
     msg = one_line(usage_error("play", "rules/tictactoe.rules", "--agents", "random,random", "--against", path))
     assert "only a one-player game has (Tic-tac-toe has 2 players)" in msg
+
+
+def test_the_saved_railroad_ink_runs_can_be_played_against():
+    # docs/railroad-ink-search.md tells how to pair a variant with these runs: they must stay
+    # runs of the rule file's game, 100 games of --seed 1
+    title = load_game(str(ROOT / "rules" / "railroad-ink.rules"), {}).title
+    paths = sorted((ROOT / "docs" / "railroad-ink-runs").glob("*.json"))
+    assert paths
+    for path in paths:
+        run = load_earlier_run(str(path), title=title, seed=1, settings=[], first=1, games=100)
+        assert run.budget == 2000 and len(run.scores) == 100
