@@ -45,11 +45,11 @@ def load_earlier_run(path: str, *, title: str, seed: int, settings: list, first:
     if run["seed"] != seed:
         raise UsageError(f"{flag}: played with --seed {run['seed']}, this run with --seed {seed}: the games would "
                          f"not meet the same chance (give --seed {run['seed']})")
-    theirs = sorted(run.get("set") or [])
+    theirs = sorted(run.get("set", []))
     if theirs != sorted(settings):
-        shown = " ".join(f"--set {s}" for s in theirs) or "no --set"
-        raise UsageError(f"{flag}: played with {shown}, this run with "
-                         + (" ".join(f"--set {s}" for s in settings) or "no --set"))
+        def given(pairs):
+            return " ".join(f"--set {s}" for s in pairs) or "no --set"
+        raise UsageError(f"{flag}: played with {given(theirs)}, this run with {given(settings)}")
     start = run.get("first_game", 1)
     numbers = range(start, start + len(agent["scores"]))
     if first not in numbers or first + games - 1 not in numbers:
@@ -64,6 +64,10 @@ def _first_agent(run) -> Optional[dict]:
     if not isinstance(run, dict) or not all(k in run for k in ("game", "seed", "budget", "agents")):
         return None
     if not all(_whole(run.get(k, 1)) for k in ("seed", "budget", "first_game", "agent_seed")):
+        return None
+    settings = run.get("set", [])
+    if not isinstance(run["game"], str) or not isinstance(settings, list) or not all(
+            isinstance(x, str) for x in settings):
         return None
     agents = run["agents"]
     if not isinstance(agents, list) or not agents or not isinstance(agents[0], dict):

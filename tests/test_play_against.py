@@ -69,6 +69,7 @@ def test_each_game_is_paired_with_the_saved_game_of_its_number(rolls, tmp_path):
     ({"set": ["dice=off"]}, (), "played with --set dice=off, this run with no --set"),
     ({"agents": []}, (), "not the output of `play --json` (no game, seed, budget and agents with their scores in it)"),
     ({"budget": "many"}, (), "not the output of `play --json`"),
+    ({"set": [1, "dice=off"]}, (), "not the output of `play --json`"),
 ])
 def test_a_saved_run_of_other_games_is_a_usage_error_before_anything_is_played(rolls, tmp_path, change, run_args,
                                                                                message):
