@@ -96,12 +96,19 @@ def test_a_missing_file_and_a_game_of_several_players_are_usage_errors(rolls, tm
     assert "only a one-player game has (Tic-tac-toe has 2 players)" in msg
 
 
+SAVED_RUNS = {  # docs/railroad-ink-search.md names each: budget, --seed, games, agent seed
+    "mcts-2000-seed1.json": (2000, 1, 100, 0),
+    "mcts-500-seed7.json": (500, 7, 64, 0),
+}
+
+
 def test_the_saved_railroad_ink_runs_can_be_played_against():
-    # docs/railroad-ink-search.md tells how to pair a variant with these runs: they must stay
-    # runs of the rule file's game, 100 games of --seed 1
+    # docs/railroad-ink-search.md tells how to pair a variant with these runs: each must stay a
+    # run of the rule file's game with the budget, seed and games the document gives it
     title = load_game(str(ROOT / "rules" / "railroad-ink.rules"), {}).title
     paths = sorted((ROOT / "docs" / "railroad-ink-runs").glob("*.json"))
-    assert paths
+    assert sorted(p.name for p in paths) == sorted(SAVED_RUNS)
     for path in paths:
-        run = load_earlier_run(str(path), title=title, seed=1, settings=[], first=1, games=100)
-        assert run.budget == 2000 and len(run.scores) == 100
+        budget, seed, games, agent_seed = SAVED_RUNS[path.name]
+        run = load_earlier_run(str(path), title=title, seed=seed, settings=[], first=1, games=games)
+        assert (run.budget, len(run.scores), run.agent_seed) == (budget, games, agent_seed)
