@@ -56,6 +56,7 @@ class Checker(ExpressionChecks):
         self.records: dict[str, tuple] = {"cell": (("row", T.INT), ("col", T.INT))}
         self.enums: dict[str, tuple] = {}
         self.tilesets: dict[str, tuple] = {}  # tile type -> (side enum, label enum)
+        self.untyped_tiles: set = set()  # tile types whose side or label enum is unknown (an error)
         self.players: tuple = ("player",)
         self.fields: list[Symbol] = []
         self.nslots = 0
@@ -191,10 +192,17 @@ class Checker(ExpressionChecks):
         if d.name.name in BUILTIN_TYPES:
             self.error("duplicate", f"'{d.name.name}' is a built-in type", d.name.span, "choose another name")
             return
-        for e in (d.sides, d.labels):
-            if e.name not in self.enums or e.name == "player":
-                self.unknown("enum", e.name, e.span, [n for n in self.enums if n != "player"])
-                return
+        unknown = [e for e in (d.sides, d.labels) if e.name not in self.enums or e.name == "player"]
+        for e in unknown:
+            self.unknown("enum", e.name, e.span, [n for n in self.enums if n != "player"])
+        if unknown:
+            # the type and its tiles are still declared, untyped, so that their uses all over the
+            # file add no errors of their own to the one above
+            self.untyped_tiles.add(d.name.name)
+            self.declare(Symbol("type", d.name.name, T.ANY, d.name.span, decl=d))
+            for entry in d.tiles:
+                self.declare(Symbol("const", entry.name.name, T.ANY, entry.name.span, decl=(d, entry)))
+            return
         for e in (d.sides, d.labels):
             self.syms[id(e)] = self.globals[e.name]
         t = ("tile", d.name.name)
@@ -222,6 +230,8 @@ class Checker(ExpressionChecks):
                 return ("enum", n)
             if n in self.tilesets:
                 return ("tile", n)
+            if n in self.untyped_tiles:
+                return T.ANY
             self.unknown("type", n, t.name.span, list(PRIMITIVES) + list(self.records) + list(self.enums)
                          + list(self.tilesets))
             return T.ANY

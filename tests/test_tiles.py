@@ -6,7 +6,8 @@ import random
 import pytest
 
 from conftest import ROOT, first_diagnostic, run_engine
-from engine.load import command_line_measures, command_line_predicates, load_game
+from engine.diagnostics import RuleErrors
+from engine.load import check_file, command_line_measures, command_line_predicates, load_game
 
 RAILROAD = ROOT / "rules" / "railroad-ink.rules"
 
@@ -175,6 +176,22 @@ score n
 def test_bad_tile_sets_and_board_calls_are_diagnostics_at_their_place(tmp_path, row_id, extra, code, line, col):
     d, shown = first_diagnostic(tmp_path / "game.rules", BASE + extra + TAIL)
     assert (d.code, d.span.line, d.span.col) == (code, line, col), shown
+
+
+@pytest.mark.parametrize("typo,where", [
+    ("tiles Piece: Side -> Knd {", [(4, 22)]),
+    ("tiles Piece: Sid -> Knd {", [(4, 14), (4, 21)]),
+])
+def test_a_tile_set_with_an_unknown_enum_is_one_error_not_one_per_use_of_its_tiles(tmp_path, typo, where):
+    # SMALL uses the type Piece twice and its tiles road_in, rail_in and plain: each would be an
+    # unknown name too if the misspelt enum dropped the tile set
+    text = SMALL.replace("tiles Piece: Side -> Kind {", typo)
+    path = tmp_path / "game.rules"
+    path.write_text(text)
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(path))
+    found = [(d.code, d.span.line, d.span.col) for d in info.value.diagnostics]
+    assert found == [("unknown-name", line, col) for line, col in where], info.value.render()
 
 
 def test_without_dice_the_game_starts_with_a_move_and_validates():
