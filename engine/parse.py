@@ -74,6 +74,13 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
             msg = f"expected 'or' and a block, got {text[where:where + 4]!r}"
             line = text.count("\n", 0, where) + 1
             col = where - (text.rfind("\n", 0, where) + 1) + 1
+    elif isinstance(e, UnexpectedToken) and "'='" in {_word(n) for n in expected} and (
+            field := _field_without_value(text, e.token.start_pos)):
+        name, kind, where = field
+        msg = f"state field '{name}' has no initial value"
+        line = text.count("\n", 0, where) + 1
+        col = where - (text.rfind("\n", 0, where) + 1) + 1
+        hint = f"a state field starts with a value: {name}: {kind} = VALUE"
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
         if text[e.token.start_pos - 1:e.token.start_pos] == "=":
             hint = "to assign write a single '='; '==' compares two values"
@@ -85,6 +92,20 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         at = e.token.start_pos if isinstance(e, UnexpectedToken) else e.pos_in_stream
         hint = _habit_hint(text, at, e.token.value if isinstance(e, UnexpectedToken) else text[at:at + 1])
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
+
+
+def _field_without_value(text: str, at: int) -> Optional[tuple]:
+    """(name, type, where its value should go) when the text before `at` ends with a field
+    `NAME: TYPE` of a `state` block that is still open: its initial value is missing."""
+    before = re.sub(r"#[^\n]*", lambda c: " " * len(c.group()), text[:at])  # comments blanked, places kept
+    field = re.search(r"(?:^|[{\s])(\w+)\s*:\s*([^:={}]*?[^\s:={}])(\s*)$", before)
+    opened = [b for b in re.finditer(r"\bstate\s*\{", before)]
+    if not field or not opened:
+        return None
+    inside = before[opened[-1].end():field.start(1)]
+    if inside.count("{") != inside.count("}"):
+        return None
+    return field.group(1), " ".join(field.group(2).split()), field.start(3)
 
 
 _HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "write `not` to negate",

@@ -840,6 +840,50 @@ def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
 
 
+# A state field written without its initial value: (the field's line, with the caret where the
+# value should go, and the hint). Each replaces FIELD in FIELD_GAME.
+FIELD_GAME = """
+    state {
+        moves: 0..9 = 0
+        FIELD
+    }
+    action step { moves += 1 }
+    turn { step }
+    terminal moves == 9
+    score moves
+    """
+
+
+@pytest.mark.parametrize("field, hint", [
+    ("done: bool‸", "done: bool = VALUE"),
+    ("seen: map<int,   int>‸   # by move", "seen: map<int, int> = VALUE"),  # the next line is '}'
+    ("done: bool‸  left: 0..9 = 9", "done: bool = VALUE"),
+    ("left: 0..9 = 9  done: bool‸", "done: bool = VALUE"),
+])
+def test_a_state_field_without_an_initial_value_is_named_where_the_value_goes(tmp_path, field, hint):
+    clean, at_line, at_col = unmark(snippet(FIELD_GAME.replace("FIELD", field)))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    name = hint.split(":")[0]
+    assert (d.code, d.message, d.span.line, d.span.col, d.hint) == (
+        "syntax", f"state field '{name}' has no initial value", at_line, at_col,
+        f"a state field starts with a value: {hint}"), errors.render()
+
+
+def test_a_record_field_needs_no_initial_value_so_gets_no_such_hint(tmp_path):
+    clean, at_line, at_col = unmark(snippet("""
+        record Coin { value: int  ‸= 3 }
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col) == (at_line, at_col) and "initial value" not in d.message + (d.hint or "")
+
+
 NAMES_GAME = """
     state { moves: 0..9 = 0  seen: map<int, int> = {} }
     action step { moves += 1  seen[moves] = WHAT }
