@@ -15,6 +15,7 @@ from . import model as m
 from . import types as T
 from .check_expr import BUILTINS, ExpressionChecks, a_kind
 from .diagnostics import Diagnostic, counted, did_you_mean
+from .parse import misspelt_statement_word
 from search.agents import ALGORITHMS, CHOICES, FRACTIONS, LEAST, TAKES
 
 
@@ -57,6 +58,8 @@ class Checker(ExpressionChecks):
         self.enums: dict[str, tuple] = {}
         self.tilesets: dict[str, tuple] = {}  # tile type -> (side enum, label enum)
         self.untyped_tiles: set = set()  # tile types whose side or label enum is unknown (an error)
+        self.misspelt_keyword_lines: set = set()  # (file, line) of a statement keyword misspelt as an action
+        self.bound_by_misspelt: set = set()  # names after it on its line: their later uses are no news
         self.players: tuple = ("player",)
         self.fields: list[Symbol] = []
         self.nslots = 0
@@ -98,6 +101,8 @@ class Checker(ExpressionChecks):
         self.check_recursion()
         if not any(d.code == "recursion" for d in self.errors):
             self.check_defs_as_called()
+        unbound = {f"unknown name '{n}'" for n in self.bound_by_misspelt}
+        self.errors = [d for d in self.errors if not (d.code == "unknown-name" and d.message in unbound)]
         return self
 
     def declare(self, sym: Symbol):
@@ -836,11 +841,21 @@ class Checker(ExpressionChecks):
     def stmt_CallStmt(self, s: m.CallStmt):
         self.misplaced_in_chance("an action call", s.span)
         sym = self.lookup(s.func.name)
+        line = (s.span.file, s.span.line)
+        if line in self.misspelt_keyword_lines:  # the rest of a statement whose keyword is misspelt
+            self.bound_by_misspelt.add(s.func.name)  # `chose o in ...` would have bound o
+            return
         for a in s.args:
             self.expr(a)
         if sym is None:
             actions = [n for n, v in self.globals.items() if v.kind == "action"]
-            self.unknown("action", s.func.name, s.func.span, actions)
+            word = misspelt_statement_word(s.func.name) if not did_you_mean(s.func.name, actions) else None
+            if word is None:
+                self.unknown("action", s.func.name, s.func.span, actions)
+                return
+            self.misspelt_keyword_lines.add(line)
+            self.error("unknown-name", f"unknown action '{s.func.name}'", s.func.span,
+                       f"did you mean the keyword '{word}'?")
             return
         if sym.kind != "action":
             self.error("not-an-action", f"'{s.func.name}' is {a_kind(sym.kind)}, not an action",

@@ -10,7 +10,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import model as m
-from .diagnostics import Diagnostic, RuleErrors
+from .diagnostics import Diagnostic, RuleErrors, did_you_mean
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "rules.lark"
 
@@ -91,6 +91,9 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
     elif isinstance(e, UnexpectedCharacters) or isinstance(e, UnexpectedToken) and e.token.type != "$END":
         at = e.token.start_pos if isinstance(e, UnexpectedToken) else e.pos_in_stream
         hint = _habit_hint(text, at, e.token.value if isinstance(e, UnexpectedToken) else text[at:at + 1])
+        if hint is None and isinstance(e, UnexpectedToken):
+            hint = _misspelt_keyword(text, e.token, [w[1:-1] for w in map(_word, expected)
+                                                     if re.fullmatch(r"'[a-z_]+'", w)])
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
 
 
@@ -106,6 +109,29 @@ def _field_without_value(text: str, at: int) -> Optional[tuple]:
     if inside.count("{") != inside.count("}"):
         return None
     return field.group(1), " ".join(field.group(2).split()), field.start(3)
+
+
+STATEMENT_WORDS = ("let", "choose", "require", "if", "for", "optional", "either", "replace", "draw", "merge", "pass")
+"""The keywords a statement begins with: misspelt, one reads as a name (the call of an action)."""
+
+
+def misspelt_statement_word(name: str) -> Optional[str]:
+    """The statement keyword `name` looks like a misspelling of, if any (not one it extends:
+    `draws` is a name of its own, not `draw` misspelt)."""
+    near = did_you_mean(name, STATEMENT_WORDS) if name not in STATEMENT_WORDS else None
+    return near if near and not name.startswith(near) else None
+
+
+def _misspelt_keyword(text: str, token: Token, expected: list) -> Optional[str]:
+    """A hint when the unexpected token is a misspelt keyword the parser expected there, or when
+    the statement it is in begins (on its line, or after a brace there) with a misspelt one."""
+    if token.type == "NAME" and (near := did_you_mean(token.value, expected)):
+        return f"did you mean the keyword '{near}'?"
+    line = text[text.rfind("\n", 0, token.start_pos) + 1:token.start_pos]
+    first = re.search(r"(?:^|[{}])[ \t]*(\w+)[^{}]*$", line)
+    if first and (near := misspelt_statement_word(first.group(1))):
+        return f"did you mean the keyword '{near}' for '{first.group(1)}'?"
+    return None
 
 
 _HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "write `not` to negate",

@@ -840,6 +840,56 @@ def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
 
 
+@pytest.mark.parametrize("text, hint", [
+    ("state { moves: 0..9 = 0 }\n‸sorce \"a book\"\nLINE", "did you mean the keyword 'source'?"),
+    ("‸acton go { moves += 1 }\nLINE", "did you mean the keyword 'action'?"),
+    ("state { moves: 0..9 = 0 }\naction go {\n    requre moves ‸< 5\n}\nLINE",
+     "did you mean the keyword 'require' for 'requre'?"),
+    ("state { moves: 0..9 = 0 }\naction go { optinal ‸{ moves += 1 } }\nLINE",
+     "did you mean the keyword 'optional' for 'optinal'?"),
+])
+def test_a_misspelt_keyword_gets_a_hint_with_the_keyword(tmp_path, text, hint):
+    tail = "action step { moves += 1 }\nturn { step }\nterminal moves == 9\nscore moves\n"
+    clean, at_line, at_col = unmark(text.replace("LINE", tail))
+    if "state {" not in clean:
+        clean, at_line = "state { moves: 0..9 = 0 }\n" + clean, at_line + 1
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+
+
+def test_a_misspelt_statement_keyword_is_one_error_on_its_first_word(tmp_path):
+    # `chose m in steps` reads as four calls of actions, and m as unbound below: only the first
+    # word is the mistake
+    clean, at_line, at_col = unmark(snippet("""
+        const steps = [1, 2]
+        state { moves: 0..9 = 0 }
+        action step {
+            ‸chose m in steps
+            moves += m
+        }
+        turn { step }
+        terminal moves >= 8
+        score moves
+        """))
+    _, errors = first_diagnostic(tmp_path, clean)
+    found = [(d.code, d.message, d.span.line, d.span.col, d.hint) for d in errors.diagnostics]
+    assert found == [("unknown-name", "unknown action 'chose'", at_line, at_col,
+                      "did you mean the keyword 'choose'?")], errors.render()
+
+
+def test_a_name_that_extends_a_keyword_is_not_taken_for_it_misspelt(tmp_path):
+    clean, _, _ = unmark(snippet("""
+        state { draws: 0..9 = 0 }
+        action step { draws ‸+ 1 }
+        turn { step }
+        terminal draws == 9
+        score draws
+        """))
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert "keyword" not in (errors.diagnostics[0].hint or ""), errors.render()
+
+
 # A state field written without its initial value: (the field's line, with the caret where the
 # value should go, and the hint). Each replaces FIELD in FIELD_GAME.
 FIELD_GAME = """
