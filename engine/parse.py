@@ -82,7 +82,12 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         col = where - (text.rfind("\n", 0, where) + 1) + 1
         hint = f"a state field starts with a value: {name}: {kind} = VALUE"
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
-        if text[e.token.start_pos - 1:e.token.start_pos] == "=":
+        if _inside(text, e.token.start_pos) == "(" and (named := re.search(r"[(,]\s*(\w+)\s*$",
+                                                                             text[:e.token.start_pos])):
+            hint = f"a named argument is written {named.group(1)}: VALUE"
+        elif _inside(text, e.token.start_pos) == "{" and {_word(n) for n in expected} == {"':'"}:
+            hint = "a map is written {KEY: VALUE, ...}"
+        elif text[e.token.start_pos - 1:e.token.start_pos] == "=":
             hint = "to assign write a single '='; '==' compares two values"
         else:
             hint = "to compare two values write '=='; a single '=' assigns"
@@ -139,11 +144,29 @@ _HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "writ
            "'": "strings are written in double quotes: \"...\"", "elif": "write `else if`"}
 
 
+def _inside(text: str, at: int) -> Optional[str]:
+    """The innermost bracket, '(', '[' or '{', still open at `at` (None at the top level)."""
+    depth = {")": 0, "]": 0, "}": 0}
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    for ch in reversed(re.sub(r'"[^"\n]*"|#[^\n]*', "", text[:at])):  # strings and comments left out
+        if ch in depth:
+            depth[ch] += 1
+        elif ch in pairs:
+            if depth[pairs[ch]] == 0:
+                return ch
+            depth[pairs[ch]] -= 1
+    return None
+
+
 def _habit_hint(text: str, at: int, got: str) -> Optional[str]:
     """A hint for a habit from other languages, or for an `if` or `score` left unfinished."""
     if got in _HABITS:
         return _HABITS[got]
     line_before = text[text.rfind("\n", 0, at) + 1:at]
+    if got in "+-" and text[at + 1:at + 2] == got and (name := re.search(r"(\w+)\s*$", line_before)):
+        return f"write `{name.group(1)} {got}= 1`"
+    if got == "(" and (word := re.search(r"\b(let|choose|draw|for)\s*$", line_before)):
+        return f"the names to take a tuple apart are written without brackets: {word.group(1)} a, b ..."
     if got.isdigit() and (number := re.search(r"\b\d+\.$", line_before)):
         return (f"numbers in rules are whole: for {number.group()}{got} scale the values (tenths, say) "
                 "and divide with //")

@@ -832,6 +832,12 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += if moves < 5 ‸1 else 2", IF_HINT),
     ("if moves < 5 ‸moves += 1", IF_HINT),
     ("moves += 1.‸5", "numbers in rules are whole: for 1.5 scale the values (tenths, say) and divide with //"),
+    ("moves‸++", "write `moves += 1`"),
+    ("moves += max(1, min(a: 2, b ‸= 3))", "a named argument is written b: VALUE"),
+    ("moves += len({1: 2, 3 ‸= 4})", "a map is written {KEY: VALUE, ...}"),
+    ("choose ‸(a, b) in [(1, 2)]  moves += a", "the names to take a tuple apart are written without brackets: "
+                                               "choose a, b ..."),
+    ("let ‸(a, b) = (1, 2)  moves += a", "the names to take a tuple apart are written without brackets: let a, b ..."),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
