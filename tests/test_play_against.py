@@ -98,6 +98,7 @@ def test_a_missing_file_and_a_game_of_several_players_are_usage_errors(rolls, tm
 
 SAVED_RUNS = {  # docs/railroad-ink-search.md names each: budget, --seed, games, agent seed
     "mcts-2000-seed1.json": (2000, 1, 100, 0),
+    "mcts-2000-seed1-agent-seed-1515870810.json": (2000, 1, 100, 1515870810),
     "mcts-500-seed7.json": (500, 7, 64, 0),
 }
 
