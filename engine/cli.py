@@ -32,6 +32,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def cmd_validate(args) -> int:
+    if args.playouts < 0:
+        raise UsageError(f"--playouts {args.playouts}: expected 0 or more (0: no random playouts)")
+    if args.steps < 1:
+        raise UsageError(f"--steps {args.steps}: expected a positive number")
     settings = parse_settings(args.set)
     failed = False
     for path in args.files:
@@ -66,7 +70,10 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     """Random playouts from the initial state: the rules, the view and the heuristics must run
     on every state without errors, and the invariants hold. An action that something calls but
     that never ran is a warning, unless it ran with one parameter changed (`other_settings`):
-    those playouts must run without errors too. So is a game none of whose playouts ended."""
+    those playouts must run without errors too. So is a game none of whose playouts ended.
+    No playouts (0) find nothing and warn of nothing."""
+    if playouts == 0:
+        return []
     found, reached, ended = _tracked_playouts(game, playouts, steps, "")
     missing = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"} - reached
     tried = []
@@ -322,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check rule files and report every error")
     v.add_argument("files", nargs="+", metavar="FILE")
     v.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
-    v.add_argument("--playouts", type=int, default=20, help="random playouts to run (default 20)")
+    v.add_argument("--playouts", type=int, default=20, help="random playouts to run (default 20; 0: none)")
     v.add_argument("--steps", type=int, default=1000, help="step limit per playout (default 1000)")
     v.set_defaults(run=cmd_validate)
     s = sub.add_parser("solve", help="explore the whole game: path counts, optimum, best line")

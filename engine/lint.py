@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import model as m
 from .check import Checker, names_in, state_slots
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, counted
 
 _WHAT = {"param": "parameter", "const": "constant", "def": "function", "action": "action", "record": "record",
          "type": "enum"}
@@ -60,7 +60,7 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = ()) -> lis
     path of a move in the random playouts, nor in those with another value of a parameter named
     in `tried` (one changed at a time)."""
     also = f", nor with another value of {_either(tried)}" if tried else ""
-    return [Diagnostic("unreached", f"action '{sym.name}' never ran in {playouts} random playouts", sym.span,
+    return [Diagnostic("unreached", f"action '{sym.name}' never ran in {counted(playouts, 'random playout')}", sym.span,
                        f"no path through it ended a move in the states they reached{also}: a `require` on its "
                        "way may never hold" + ("" if tried else " with these parameter values"), severity="warning")
             for sym in ck.globals.values() if sym.kind == "action" and sym.span.line and sym.name in missing]
@@ -71,7 +71,8 @@ def endless(ck: Checker, ended: int, playouts: int, steps: int) -> list:
     ends = [d for d in ck.decls if isinstance(d, m.TerminalDecl)]
     if ended or not playouts or not ends:
         return []
-    return [Diagnostic("no-end", f"none of {playouts} random playouts ended within {steps:,} moves", ends[0].span,
+    what = f"none of {playouts:,} random playouts ended" if playouts != 1 else "the random playout did not end"
+    return [Diagnostic("no-end", f"{what} within {steps:,} move{'s' if steps != 1 else ''}", ends[0].span,
                        "the terminal condition may never hold; if the game is that long, `--steps N` plays "
                        "longer (and `play --max-moves N` stops games that go on)", severity="warning")]
 

@@ -1347,6 +1347,34 @@ def test_validate_warns_when_no_random_playout_ends(tmp_path, engine_cli):
     assert "no-end" not in engine_cli("validate", str(path), "--playouts", "2", "--steps", "50").stderr
 
 
+def test_validate_with_no_playouts_checks_the_file_and_warns_of_nothing_the_playouts_would_find(tmp_path, engine_cli):
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH, encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "0")
+    # the unused action is still named; the unreached one and a game that never ends are not
+    # (it warned of every action, "never ran in 0 random playouts", and played with other settings)
+    assert (result.returncode, result.stdout) == (0, f"{path}: ok (g, 1 warning)\n"), result.stderr
+    assert "unreached" not in result.stderr and "warning[unused]: action 'never'" in result.stderr
+
+
+def test_validate_counts_one_playout_and_one_move_in_the_singular(tmp_path, engine_cli):
+    path = tmp_path / "endless.rules"
+    path.write_text('state { n: int = 0 }\naction step "step" { n += 1 }\naction skip "skip" { require n < 0 }\n'
+                    'turn { either { step } or { skip } }\nterminal n < 0\nscore n\n', encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "1", "--steps", "1")
+    assert "warning[no-end]: the random playout did not end within 1 move\n" in result.stderr
+    assert "warning[unreached]: action 'skip' never ran in 1 random playout\n" in result.stderr
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--playouts", "-1", "--playouts -1: expected 0 or more (0: no random playouts)"),
+    ("--steps", "0", "--steps 0: expected a positive number"),
+])
+def test_validate_refuses_a_count_out_of_range(engine_cli, flag, value, message):
+    result = engine_cli("validate", str(ROOT / "rules" / "tictactoe.rules"), flag, value)
+    assert (result.returncode, result.stdout) == (2, "") and message in result.stderr
+
+
 POT = """game "pot"
 state { banked: 0..30 = 0  pot: 0..30 = 0  rounds: 0..9 = 0 }
 action add(k) "add {k}, {pot} in the pot" { pot += k }
