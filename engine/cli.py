@@ -295,7 +295,7 @@ def cmd_check(args) -> int:
     except RuleErrors as e:  # the expression is an argument: a usage error, shown with a caret
         print(e.render(), file=sys.stderr)
         return 2
-    bar = ProgressBar(args.examples, "examples")
+    bar = ProgressBar(args.examples, "examples", eta=True)
     r = check_game(game, examples=args.examples, seed=args.seed, steps=args.steps, extra_invariants=extra,
                    progress=lambda n, k: bar.update(n, f"{k:,} moves"))
     bar.close()

@@ -1,6 +1,9 @@
 """The progress bar of long runs: shown only on a terminal, after its delay, with the time left."""
+import functools
 import io
 
+from conftest import ROOT
+from engine import cli
 from engine.progress import ProgressBar
 
 
@@ -59,3 +62,16 @@ def test_nothing_is_shown_before_the_delay_or_when_stderr_is_no_terminal():
     clock.now += 0.5
     bar.update(5)
     assert quiet.getvalue() == "" and early.getvalue() == ""
+
+
+def test_check_says_about_how_long_is_left(monkeypatch):
+    # check on rules/scythe.rules takes minutes: its bar, like play's, says how long is left
+    stream, clock, update = Terminal(), Clock(), ProgressBar.update
+
+    def tick(*args, **kwargs):
+        clock.now += 10.0  # every update comes ten seconds after the one before
+        return update(*args, **kwargs)
+    monkeypatch.setattr(ProgressBar, "update", tick)
+    monkeypatch.setattr(cli, "ProgressBar", functools.partial(ProgressBar, stream=stream, clock=clock))
+    assert cli.main(["check", str(ROOT / "rules" / "tictactoe.rules"), "--examples", "4"]) == 0
+    assert "1/4 examples" in stream.getvalue() and "about 30 s left" in stream.getvalue()
