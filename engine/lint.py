@@ -60,7 +60,8 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = ()) -> lis
     path of a move in the random playouts, nor in those with another value of a parameter named
     in `tried` (one changed at a time)."""
     also = f", nor with another value of {_either(tried)}" if tried else ""
-    return [Diagnostic("unreached", f"action '{sym.name}' never ran in {counted(playouts, 'random playout')}", sym.span,
+    ran = f"never ran in {counted(playouts, 'random playout')}"
+    return [Diagnostic("unreached", f"action '{sym.name}' {ran}", sym.span,
                        f"no path through it ended a move in the states they reached{also}: a `require` on its "
                        "way may never hold" + ("" if tried else " with these parameter values"), severity="warning")
             for sym in ck.globals.values() if sym.kind == "action" and sym.span.line and sym.name in missing]

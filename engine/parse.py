@@ -64,6 +64,7 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
     else:
         got = "the end of the file"
     expected = getattr(e, "expected", None) or getattr(e, "allowed", None) or ()
+    words = {_word(n) for n in expected}
     msg = f"expected {_expected(expected)}, got {got}" if expected else f"unexpected {got}"
     if isinstance(e, UnexpectedCharacters) and not expected:
         msg = f"unexpected character {got}"
@@ -74,7 +75,7 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
             msg = f"expected 'or' and a block, got {text[where:where + 4]!r}"
             line = text.count("\n", 0, where) + 1
             col = where - (text.rfind("\n", 0, where) + 1) + 1
-    elif isinstance(e, UnexpectedToken) and "'='" in {_word(n) for n in expected} and (
+    elif isinstance(e, UnexpectedToken) and "'='" in words and (
             field := _field_without_value(text, e.token.start_pos)):
         name, kind, where = field
         msg = f"state field '{name}' has no initial value"
@@ -82,10 +83,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         col = where - (text.rfind("\n", 0, where) + 1) + 1
         hint = f"a state field starts with a value: {name}: {kind} = VALUE"
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
-        if _inside(text, e.token.start_pos) == "(" and (named := re.search(r"[(,]\s*(\w+)\s*$",
-                                                                             text[:e.token.start_pos])):
+        bracket = _inside(text, e.token.start_pos)
+        if bracket == "(" and (named := re.search(r"[(,]\s*(\w+)\s*$", text[:e.token.start_pos])):
             hint = f"a named argument is written {named.group(1)}: VALUE"
-        elif _inside(text, e.token.start_pos) == "{" and {_word(n) for n in expected} == {"':'"}:
+        elif bracket == "{" and words == {"':'"}:
             hint = "a map is written {KEY: VALUE, ...}"
         elif text[e.token.start_pos - 1:e.token.start_pos] == "=":
             hint = "to assign write a single '='; '==' compares two values"
@@ -97,8 +98,7 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         at = e.token.start_pos if isinstance(e, UnexpectedToken) else e.pos_in_stream
         hint = _habit_hint(text, at, e.token.value if isinstance(e, UnexpectedToken) else text[at:at + 1])
         if hint is None and isinstance(e, UnexpectedToken):
-            hint = _misspelt_keyword(text, e.token, [w[1:-1] for w in map(_word, expected)
-                                                     if re.fullmatch(r"'[a-z_]+'", w)])
+            hint = _misspelt_keyword(text, e.token, [w[1:-1] for w in words if re.fullmatch(r"'[a-z_]+'", w)])
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
 
 
@@ -107,7 +107,7 @@ def _field_without_value(text: str, at: int) -> Optional[tuple]:
     `NAME: TYPE` of a `state` block that is still open: its initial value is missing."""
     before = re.sub(r"#[^\n]*", lambda c: " " * len(c.group()), text[:at])  # comments blanked, places kept
     field = re.search(r"(?:^|[{\s])(\w+)\s*:\s*([^:={}]*?[^\s:={}])(\s*)$", before)
-    opened = [b for b in re.finditer(r"\bstate\s*\{", before)]
+    opened = list(re.finditer(r"\bstate\s*\{", before))
     if not field or not opened:
         return None
     inside = before[opened[-1].end():field.start(1)]
@@ -163,7 +163,7 @@ def _habit_hint(text: str, at: int, got: str) -> Optional[str]:
     if got in _HABITS:
         return _HABITS[got]
     line_before = text[text.rfind("\n", 0, at) + 1:at]
-    if got in "+-" and text[at + 1:at + 2] == got and (name := re.search(r"(\w+)\s*$", line_before)):
+    if got in ("+", "-") and text[at + 1:at + 2] == got and (name := re.search(r"(\w+)\s*$", line_before)):
         return f"write `{name.group(1)} {got}= 1`"
     if got == "(" and (word := re.search(r"\b(let|choose|draw|for)\s*$", line_before)):
         return f"the names to take a tuple apart are written without brackets: {word.group(1)} a, b ..."

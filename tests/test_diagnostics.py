@@ -837,7 +837,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += len({1: 2, 3 ‸= 4})", "a map is written {KEY: VALUE, ...}"),
     ("choose ‸(a, b) in [(1, 2)]  moves += a", "the names to take a tuple apart are written without brackets: "
                                                "choose a, b ..."),
-    ("let ‸(a, b) = (1, 2)  moves += a", "the names to take a tuple apart are written without brackets: let a, b ..."),
+    ("let ‸(a, b) = (1, 2)  moves += a",
+     "the names to take a tuple apart are written without brackets: let a, b ..."),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
