@@ -73,14 +73,12 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         hint, where = either
         if where is not None:  # point at the word to change, not at what came after it
             msg = f"expected 'or' and a block, got {text[where:where + 4]!r}"
-            line = text.count("\n", 0, where) + 1
-            col = where - (text.rfind("\n", 0, where) + 1) + 1
+            line, col = _line_col(text, where)
     elif isinstance(e, UnexpectedToken) and "'='" in words and (
             field := _field_without_value(text, e.token.start_pos)):
         name, kind, where = field
         msg = f"state field '{name}' has no initial value"
-        line = text.count("\n", 0, where) + 1
-        col = where - (text.rfind("\n", 0, where) + 1) + 1
+        line, col = _line_col(text, where)
         hint = f"a state field starts with a value: {name}: {kind} = VALUE"
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
         bracket = _inside(text, e.token.start_pos)
@@ -100,6 +98,11 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         if hint is None and isinstance(e, UnexpectedToken):
             hint = _misspelt_keyword(text, e.token, [w[1:-1] for w in words if re.fullmatch(r"'[a-z_]+'", w)])
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
+
+
+def _line_col(text: str, at: int) -> tuple:
+    """The 1-based line and column of offset `at` in text."""
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 def _field_without_value(text: str, at: int) -> Optional[tuple]:
