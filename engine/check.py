@@ -42,6 +42,14 @@ OTHER_LANGUAGES = {
     "null": "there is no empty value: `k in m` tells whether a map has the key k",
 }
 """Hints for names that other languages have and the rules language spells otherwise."""
+OTHER_LANGUAGE_STATEMENTS = {
+    "return": "an action has no `return`: its path ends with its block, and `require COND` drops the path "
+              "where COND is false",
+    "break": "a `for` runs its block for every value: `for x in xs where COND` keeps only some",
+    "continue": "a `for` runs its block for every value: `for x in xs where COND` keeps only some",
+    "print": "rules print nothing: `play --show` prints final states through the file's `view`",
+}
+"""Hints for statements that other languages have and the rules language does without."""
 
 
 class Checker(ExpressionChecks):
@@ -85,7 +93,8 @@ class Checker(ExpressionChecks):
 
     def unknown(self, what: str, name: str, span: m.Span, candidates):
         near = did_you_mean(name, candidates)
-        hint = OTHER_LANGUAGES.get(name) if what in ("name", "function") else None
+        hint = OTHER_LANGUAGES.get(name) if what in ("name", "function") else \
+            OTHER_LANGUAGE_STATEMENTS.get(name) if what == "action" else None
         if near and hint is None:
             sym = self.globals.get(near)
             where = f" (declared at {sym.span})" if sym and sym.span.line else ""
@@ -814,6 +823,8 @@ class Checker(ExpressionChecks):
 
     def stmt_ForStmt(self, s: m.ForStmt):
         self.loop_scope(s.iter, s.targets)
+        if s.cond is not None:
+            self.expect(s.cond, T.BOOL, "a `where` condition")
         self.block(s.body)
         self.scopes.pop()
 
@@ -849,7 +860,8 @@ class Checker(ExpressionChecks):
             self.expr(a)
         if sym is None:
             actions = [n for n, v in self.globals.items() if v.kind == "action"]
-            word = misspelt_statement_word(s.func.name) if not did_you_mean(s.func.name, actions) else None
+            word = None if did_you_mean(s.func.name, actions) or s.func.name in OTHER_LANGUAGE_STATEMENTS \
+                else misspelt_statement_word(s.func.name)
             if word is None:
                 self.unknown("action", s.func.name, s.func.span, actions)
                 return

@@ -660,7 +660,7 @@ class Compiler(PySource):
     def s_ForStmt(self, s: m.ForStmt):
         it = self.iterate(s.iter)
         slots = [self.ck.syms[id(t)].slot for t in s.targets]
-        body = self.block(s.body)
+        body = self.block(s.body) if s.cond is None else self.s_IfStmt(m.IfStmt(s.cond, s.body, None, s.cond.span))
 
         def bind(env, v):
             if len(slots) == 1:

@@ -327,6 +327,7 @@ class IfStmt:
 class ForStmt:
     targets: tuple
     iter: Expr
+    cond: Optional[Expr]  # `where COND`: the body runs for the elements where it holds
     body: Block
     span: Span
 

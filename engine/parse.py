@@ -69,7 +69,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
     if isinstance(e, UnexpectedCharacters) and not expected:
         msg = f"unexpected character {got}"
     hint = None
-    if isinstance(e, UnexpectedToken) and e.token.type != "$END" and (either := _after_either(text, e.token)):
+    if isinstance(e, UnexpectedToken) and e.token.type != "$END" and (
+            brace := _open_before_declaration(text, e.token.start_pos)) is not None:
+        hint = "is a '}}' missing? The '{{' at line {}, column {} is still open".format(*_line_col(text, brace))
+    elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (either := _after_either(text, e.token)):
         hint, where = either
         if where is not None:  # point at the word to change, not at what came after it
             msg = f"expected 'or' and a block, got {text[where:where + 4]!r}"
@@ -94,7 +97,7 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
         hint = "a string must end with '\"' on the line where it starts"
     elif isinstance(e, UnexpectedCharacters) or isinstance(e, UnexpectedToken) and e.token.type != "$END":
         at = e.token.start_pos if isinstance(e, UnexpectedToken) else e.pos_in_stream
-        hint = _habit_hint(text, at, e.token.value if isinstance(e, UnexpectedToken) else text[at:at + 1])
+        hint = _habit_hint(text, at, e.token.value if isinstance(e, UnexpectedToken) else text[at:at + 1], words)
         if hint is None and isinstance(e, UnexpectedToken):
             hint = _misspelt_keyword(text, e.token, [w[1:-1] for w in words if re.fullmatch(r"'[a-z_]+'", w)])
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
@@ -108,7 +111,7 @@ def _line_col(text: str, at: int) -> tuple:
 def _field_without_value(text: str, at: int) -> Optional[tuple]:
     """(name, type, where its value should go) when the text before `at` ends with a field
     `NAME: TYPE` of a `state` block that is still open: its initial value is missing."""
-    before = re.sub(r"#[^\n]*", lambda c: " " * len(c.group()), text[:at])  # comments blanked, places kept
+    before = _blanked(text[:at])
     field = re.search(r"(?:^|[{\s])(\w+)\s*:\s*([^:={}]*?[^\s:={}])(\s*)$", before)
     opened = list(re.finditer(r"\bstate\s*\{", before))
     if not field or not opened:
@@ -144,28 +147,79 @@ def _misspelt_keyword(text: str, token: Token, expected: list) -> Optional[str]:
 
 _HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "write `not` to negate",
            ";": "no ';' is needed: a statement ends where the next one begins, also on the same line",
-           "'": "strings are written in double quotes: \"...\"", "elif": "write `else if`"}
+           "'": "strings are written in double quotes: \"...\"", "elif": "write `else if`",
+           "/": "numbers in rules are whole: `a // b` divides and rounds down"}
+
+DECLARATION_WORDS = ("game", "use", "param", "enum", "record", "table", "const", "def", "players", "state",
+                     "action", "turn", "when", "chance", "terminal", "score", "heuristic", "invariant", "agent",
+                     "tiles", "view", "forbid", "merge")
+"""The keywords a declaration begins with, at the start of a line."""
+_WHERE_HINT = "a filter is written with `where`: {}"
 
 
-def _inside(text: str, at: int) -> Optional[str]:
-    """The innermost bracket, '(', '[' or '{', still open at `at` (None at the top level)."""
+def _blanked(text: str) -> str:
+    """text with its strings and comments blanked out, every offset kept."""
+    return re.sub(r'"[^"\n]*"|#[^\n]*', lambda c: " " * len(c.group()), text)
+
+
+def _open_before_declaration(text: str, at: int) -> Optional[int]:
+    """Where a '{' still open at `at` begins, when `at` is on a line that begins (unindented) with
+    a declaration's keyword below that brace: a block above was not closed."""
+    start = text.rfind("\n", 0, at) + 1
+    word = re.match(r"[a-z]+\b", text[start:at + 1])
+    brace = _open_bracket(text, at)
+    if word and word.group() in DECLARATION_WORDS and brace is not None and brace < start and text[brace] == "{":
+        return brace
+    return None
+
+
+def _open_bracket(text: str, at: int) -> Optional[int]:
+    """Where the innermost bracket, '(', '[' or '{', still open at `at` begins (None at the top
+    level)."""
     depth = {")": 0, "]": 0, "}": 0}
     pairs = {"(": ")", "[": "]", "{": "}"}
-    for ch in reversed(re.sub(r'"[^"\n]*"|#[^\n]*', "", text[:at])):  # strings and comments left out
+    plain = _blanked(text[:at])
+    for i in range(len(plain) - 1, -1, -1):
+        ch = plain[i]
         if ch in depth:
             depth[ch] += 1
         elif ch in pairs:
             if depth[pairs[ch]] == 0:
-                return ch
+                return i
             depth[pairs[ch]] -= 1
     return None
 
 
-def _habit_hint(text: str, at: int, got: str) -> Optional[str]:
+def _inside(text: str, at: int) -> Optional[str]:
+    """The innermost bracket, '(', '[' or '{', still open at `at` (None at the top level)."""
+    where = _open_bracket(text, at)
+    return None if where is None else text[where]
+
+
+def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     """A hint for a habit from other languages, or for an `if` or `score` left unfinished."""
     if got in _HABITS:
         return _HABITS[got]
     line_before = text[text.rfind("\n", 0, at) + 1:at]
+    if got == "*" and line_before.endswith("*"):
+        return "there is no power operator: multiply (x * x)"
+    if got == "(" and re.search(r"\.\s*\w+\s*$", line_before):
+        return "values have no methods: a function takes the value as an argument, as in len(x)"
+    if got == ":" and (header := re.search(r"\b(action|def)\s+(\w+)\s*\([^()]*$", line_before)):
+        return f"parameters are names without types (the checker works them out): {header.group(1)} " \
+               f"{header.group(2)}(a, b)"
+    if got == "if":  # in the middle of an expression: a filter, or Python's `A if C else B`
+        if re.search(r"(?:^|[{}])\s*for\s+[\w\s,]+\bin\b", line_before):
+            return _WHERE_HINT.format("for x in xs where COND { ... }")
+        if re.search(r"\bfor\s+[\w\s,]+\bin\b", line_before):
+            return _WHERE_HINT.format("[x for x in xs where COND]")
+        return "`if` comes first in an expression: if COND then A else B"
+    if "'{'" in words and (opened := list(re.finditer(r"\bif\b", _blanked(text[:at])))):
+        before_if = text[text.rfind("\n", 0, opened[-1].start()) + 1:opened[-1].start()]
+        if re.search(r"(?:^|[{}])\s*choose\s+[\w\s,]+\bin\b", before_if):  # `choose x in xs if COND` and no block
+            return _WHERE_HINT.format("choose x in xs where COND")
+    if re.search(r"(?:^|[{}])\s*while\b", line_before):
+        return "there is no `while`: `for x in xs { ... }` runs a block for each value, `for i in 1..n` n times"
     if got in ("+", "-") and text[at + 1:at + 2] == got and (name := re.search(r"(\w+)\s*$", line_before)):
         return f"write `{name.group(1)} {got}= 1`"
     if got == "(" and (word := re.search(r"\b(let|choose|draw|for)\s*$", line_before)):
@@ -492,7 +546,7 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def for_stmt(self, meta, items):
-        return m.ForStmt(items[0], items[1], items[2], self._span(meta))
+        return m.ForStmt(items[0], items[1], items[2] if len(items) > 3 else None, items[-1], self._span(meta))
 
     @v_args(meta=True)
     def call_stmt(self, meta, items):

@@ -839,12 +839,86 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
                                                "choose a, b ..."),
     ("let ‸(a, b) = (1, 2)  moves += a",
      "the names to take a tuple apart are written without brackets: let a, b ..."),
+    ("moves += 9 ‸/ 2", "numbers in rules are whole: `a // b` divides and rounds down"),
+    ("moves += 2 *‸* 3", "there is no power operator: multiply (x * x)"),
+    ("moves += 1  done = done.negate‸()",
+     "values have no methods: a function takes the value as an argument, as in len(x)"),
+    ("moves += count(x for x in 1..3 ‸if x > 1)", "a filter is written with `where`: [x for x in xs where COND]"),
+    ("for x in 1..3 ‸if x > moves { moves += 1 }",
+     "a filter is written with `where`: for x in xs where COND { ... }"),
+    ("choose x in 1..3 if x > moves\n        ‸moves += x", "a filter is written with `where`: choose x in xs where COND"),
+    ("while moves ‸< 9 { moves += 1 }",
+     "there is no `while`: `for x in xs { ... }` runs a block for each value, `for i in 1..n` n times"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
     _, errors = first_diagnostic(tmp_path, clean)
     d = errors.diagnostics[0]
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+
+
+def test_a_conditional_written_as_python_writes_it_hints_that_if_comes_first(tmp_path):
+    clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", "moves += 1").replace(
+        "score moves", "score 1 ‸if done else 0")))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, "`if` comes first in an expression: "
+                                                 "if COND then A else B"), errors.render()
+
+
+@pytest.mark.parametrize("header, hint", [
+    ("action step(n‸: int) { moves += n }", "action step(a, b)"),
+    ("def twice(n‸: int) = 2 * n\naction step { moves += twice(1) }", "def twice(a, b)"),
+])
+def test_a_parameter_written_with_its_type_hints_that_parameters_have_none(tmp_path, header, hint):
+    clean, at_line, at_col = unmark(snippet(HABIT_GAME).replace("action step { LINE }", header)
+                                    .replace("turn { step }", "turn { step(1) }" if "step(" in header else "turn { step }"))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.hint) == (
+        at_line, at_col, f"parameters are names without types (the checker works them out): {hint}"), errors.render()
+
+
+@pytest.mark.parametrize("text", [
+    "state { moves: 0..9 = 0 }\naction step {\n    moves += 1\nturn ‸{ step }\nterminal moves == 9\nscore moves\n",
+    "state { moves: 0..9 = 0 }\naction step {\n    moves += 1\ndef f(x) ‸= x\nturn { step }\nterminal moves == 9\n"
+    "score moves\n",
+])
+def test_a_declaration_inside_a_block_left_open_names_the_open_brace(tmp_path, text):
+    clean, at_line, at_col = unmark(text)
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.hint) == (
+        at_line, at_col, "is a '}' missing? The '{' at line 2, column 13 is still open"), errors.render()
+
+
+def test_a_statement_word_indented_inside_a_block_is_not_taken_for_a_declaration(tmp_path):
+    # `score` is a field here: an unindented line is what names the open brace
+    clean, _, _ = unmark(snippet("""
+        state { score: 0..9 = 0 }
+        action step {
+            score ‸== 1
+        }
+        turn { step }
+        terminal score == 9
+        score score
+        """))
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert "missing" not in (errors.diagnostics[0].hint or ""), errors.render()
+
+
+@pytest.mark.parametrize("word, hint", [
+    ("return", "an action has no `return`: its path ends with its block, and `require COND` drops the path where "
+               "COND is false"),
+    ("break", "a `for` runs its block for every value: `for x in xs where COND` keeps only some"),
+    ("print(moves)", "rules print nothing: `play --show` prints final states through the file's `view`"),
+])
+def test_a_statement_from_another_language_gets_a_hint_not_a_misspelt_keyword(tmp_path, word, hint):
+    clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", f"moves += 1  ‸{word}")))
+    _, errors = first_diagnostic(tmp_path, clean)
+    name = word.split("(")[0]
+    assert [(x.code, x.message, x.span.line, x.span.col, x.hint) for x in errors.diagnostics] == [
+        ("unknown-name", f"unknown action '{name}'", at_line, at_col, hint)], errors.render()
 
 
 @pytest.mark.parametrize("text, hint", [
