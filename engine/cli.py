@@ -9,10 +9,10 @@ import sys
 import time
 from typing import Optional
 
-from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError
+from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
-from .lint import endless, stale_labels, unreached, unused
+from .lint import dead_ends, endless, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
@@ -74,7 +74,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     No playouts (0) find nothing and warn of nothing."""
     if playouts == 0:
         return []
-    found, reached, ended = _tracked_playouts(game, playouts, steps, "")
+    found, reached, ended, stuck = _tracked_playouts(game, playouts, steps, "")
     missing = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"} - reached
     tried = []
     for name, value in other_settings(game, settings) if missing and not found else ():
@@ -83,26 +83,29 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
         except (RuleErrors, UsageError):  # a combination the file forbids
             continue
         tried += [name] if name not in tried else []
-        found, more, _ = _tracked_playouts(alt, playouts, steps, f"--set {name}={value}", until=missing)
+        found, more, _, _ = _tracked_playouts(alt, playouts, steps, f"--set {name}={value}", until=missing)
         missing -= more
         if found or not missing:
             break
-    return found or unreached(game.checker, missing, playouts, tried) + endless(game.checker, ended, playouts, steps)
+    return found or (unreached(game.checker, missing, playouts, tried) + endless(game.checker, ended, playouts, steps)
+                     + dead_ends(game.checker, stuck, playouts))
 
 
 def _tracked_playouts(game, playouts: int, steps: int, setting: str, until=None) -> tuple:
-    """The problems random playouts met (see _playouts), the names of the actions that ran and
-    how many playouts ended; with `until`, the playouts stop once all of those actions have run."""
+    """The problems random playouts met (see _playouts), the names of the actions that ran, how
+    many playouts ended, and the moves after which those that stopped at a dead end did; with
+    `until`, the playouts stop once all of those actions have run."""
     rng = random.Random(0)
     found: list = []
     bar = ProgressBar(playouts, f"random playouts{' with ' + setting if setting else ''}", eta=True)
     game.reached_actions = set()
+    stuck: list = []
     try:
-        ended = _playouts(game, playouts, steps, rng, found, bar, setting, until)
+        ended = _playouts(game, playouts, steps, rng, found, bar, setting, until, stuck)
     finally:
         bar.close()
         reached, game.reached_actions = game.reached_actions, None
-    return found, reached, ended
+    return found, reached, ended, stuck
 
 
 LIST_AT_MOST = 1_000
@@ -113,10 +116,13 @@ almost nothing. In a game whose largest turns have tens of thousands of paths, a
 the states reached were wider: validate took about 10 s there, against a minute with 20,000."""
 
 
-def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: str = "", until=None) -> int:
+def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: str = "", until=None,
+              stuck: list = None) -> int:
     """Play; append the first problem met to `found` and stop there (`setting`: the `--set`
     text of the parameter values, if not the ones validate was given). How many playouts
-    ended (at a terminal state or a dead end) within `steps` moves."""
+    ended (at a terminal state or a dead end) within `steps` moves; for each that stopped at a
+    dead end (a state that is not terminal where no move is legal), the moves played before it
+    are appended to `stuck`."""
     also = f" with {setting}" if setting else ""
     ended = 0
     for n in range(playouts):
@@ -148,6 +154,8 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                 else:
                     move = None
                 ended += move is None
+                if move is None and stuck is not None:
+                    stuck.append(step)
                 if move is None or step == steps:
                     break
                 s = game.apply(s, move)
@@ -307,11 +315,10 @@ def cmd_check(args) -> int:
                    "moves": list(f.moves), "state": f.state}}
         print(json.dumps(out))
     elif f is None:
-        print(f"{args.file}: ok ({r.examples:,} examples, {r.steps:,} steps, {r.invariants} invariant"
-              f"{'s' if r.invariants != 1 else ''} + {len(BUILT_IN)} built-in properties)")
+        print(f"{args.file}: ok ({counted(r.examples, 'example')}, {counted(r.steps, 'step')}, "
+              f"{counted(r.invariants, 'invariant')} + {len(BUILT_IN)} built-in properties)")
     else:
-        n = len(f.moves)
-        print(f"{args.file}: check failed " + (f"after {n} move{'s' if n != 1 else ''}" if n else
+        print(f"{args.file}: check failed " + (f"after {counted(len(f.moves), 'move')}" if f.moves else
                                                "in the initial state"))
         sources = {**game_sources(game), INVARIANT_SOURCE: "\n".join(texts)}
         print(Diagnostic(f.code, f.message, f.span).render(sources) if f.span

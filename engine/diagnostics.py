@@ -78,4 +78,4 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
 
 def counted(n: int, word: str) -> str:
     """'1 argument', '2 arguments': a number and its noun, plural unless the number is 1."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"

@@ -1,5 +1,5 @@
 """Warnings about a checked game: declarations nothing refers to, actions that never ran, playouts
-that never ended."""
+that never ended or stopped at a dead end."""
 from __future__ import annotations
 
 from . import model as m
@@ -76,6 +76,22 @@ def endless(ck: Checker, ended: int, playouts: int, steps: int) -> list:
     return [Diagnostic("no-end", f"{what} within {steps:,} move{'s' if steps != 1 else ''}", ends[0].span,
                        "the terminal condition may never hold; if the game is that long, `--steps N` plays "
                        "longer (and `play --max-moves N` stops games that go on)", severity="warning")]
+
+
+def dead_ends(ck: Checker, stuck: list, playouts: int) -> list:
+    """A warning at the terminal condition when random playouts stopped at a dead end: a state
+    that is not terminal where no move is legal (`stuck`: the moves played before each)."""
+    ends = [d for d in ck.decls if isinstance(d, m.TerminalDecl)]
+    if not stuck or not ends:
+        return []
+    many = "the random playout" if playouts == 1 else \
+        f"{'all' if len(stuck) == playouts else len(stuck)} of {playouts:,} random playouts"
+    return [Diagnostic(
+        "dead-end", f"{many} stopped where no move is legal and the game is not over (the first after "
+        f"{counted(min(stuck), 'move')})", ends[0].span,
+        "if the game ends there, say so in `terminal`; if a move should be legal there, a `require` may fail on "
+        "every path, or a value may leave a field's range (which drops the move unless the field says `clamp`)",
+        severity="warning")]
 
 
 def _either(names: list) -> str:

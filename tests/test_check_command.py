@@ -65,6 +65,16 @@ def test_every_rule_file_passes_check_with_200_examples(path):
     assert r.stderr == ""
 
 
+def test_a_game_with_one_line_of_play_is_checked_once_and_counted_in_the_singular(tmp_path):
+    # by hand: n goes 0, 1, 2, 3, 4 and the game ends, so the one line of play has 4 moves; there
+    # is 1 invariant. Hypothesis stops when no other line is left to try.
+    path = tmp_path / "line.rules"
+    path.write_text('state { n: 0..9 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 4\n'
+                    'score n\ninvariant n <= 4\n', encoding="utf-8")
+    r = run_engine("check", path, "--examples", 5)
+    assert (r.returncode, r.stdout) == (0, f"{path}: ok (1 example, 4 steps, 1 invariant + 6 built-in properties)\n")
+
+
 def test_the_parameter_sweep_covers_every_small_domain():
     assert {(p.name, n, v) for p, n, v in SWEEP} >= {
         ("nidavellir.rules", "players", "2"), ("nidavellir.rules", "players", "5"),

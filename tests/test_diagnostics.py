@@ -1422,6 +1422,23 @@ def test_validate_warns_when_no_random_playout_ends(tmp_path, engine_cli):
     assert "no-end" not in engine_cli("validate", str(path), "--playouts", "2", "--steps", "50").stderr
 
 
+def test_validate_warns_when_random_playouts_stop_where_no_move_is_legal(tmp_path, engine_cli):
+    # n goes 0, 2, 4, 6, 8; 10 is out of n's range 0..9, so the one move is dropped at 8 (after 4
+    # moves) and the game, whose end is n == 9, is not over
+    path = tmp_path / "stuck.rules"
+    path.write_text('state { n: 0..9 = 0 }\naction step "step" { n += 2 }\nturn { step }\n'
+                    'terminal n == 9\nscore n\n', encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "3")
+    assert result.returncode == 0, result.stderr
+    assert f"{path}:4:1: warning[dead-end]: all of 3 random playouts stopped where no move is legal and the game " \
+           "is not over (the first after 4 moves)" in result.stderr
+    assert "unless the field says `clamp`" in result.stderr
+    assert result.stdout == f"{path}: ok (stuck, 1 warning)\n"
+    # the same game ending at n == 8 draws no such warning
+    path.write_text(path.read_text().replace("terminal n == 9", "terminal n == 8"), encoding="utf-8")
+    assert "dead-end" not in engine_cli("validate", str(path), "--playouts", "3").stderr
+
+
 def test_validate_with_no_playouts_checks_the_file_and_warns_of_nothing_the_playouts_would_find(tmp_path, engine_cli):
     path = tmp_path / "reach.rules"
     path.write_text(REACH, encoding="utf-8")
