@@ -755,7 +755,8 @@ class Checker(ExpressionChecks):
         elif t[0] in T.COLLECTIONS:
             ok = T.fits(got, t[1]) or T.fits(got, t)
         else:
-            self.error("type-mismatch", f"'{op}' needs an int or a collection, '{what}' is {T.show(t)}", span)
+            self.error("type-mismatch", f"'{op}' needs an int or a collection, '{what}' is {T.show(t)}", span,
+                       f"`{what}[k] = v` adds or changes an entry" if t[0] == "map" and "[" not in what else None)
             return
         if not ok:
             self.error("type-mismatch", f"'{what} {op}' needs {T.show(t if t == T.INT else t[1])}, "

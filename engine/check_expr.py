@@ -125,6 +125,11 @@ class ExpressionChecks:
             self.error("type-mismatch", f"'{op}' on {T.show(lt)} needs {T.show(lt)} or {T.show(lt[1])}, "
                        f"got {T.show(rt)}", e.right.span)
             return lt
+        if op in ("+", "-") and lt != T.ANY and lt[0] == "map":  # one error, not one per side and use
+            self.error("type-mismatch", f"'{op}' does not take a map, got {T.show(lt)}", e.span,
+                       "`m[k] = v` adds or changes an entry; a comprehension such as "
+                       "{k: m[k] for k in keys(m) where k != x} makes a map with fewer")
+            return lt
         for side, st in ((e.left, lt), (e.right, rt)):
             if not T.fits(st, T.INT):
                 self.error("type-mismatch", f"'{op}' needs int, got {T.show(st)}", side.span)

@@ -148,7 +148,8 @@ def _misspelt_keyword(text: str, token: Token, expected: list) -> Optional[str]:
 _HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "write `not` to negate",
            ";": "no ';' is needed: a statement ends where the next one begins, also on the same line",
            "'": "strings are written in double quotes: \"...\"", "elif": "write `else if`",
-           "/": "numbers in rules are whole: `a // b` divides and rounds down"}
+           "/": "numbers in rules are whole: `a // b` divides and rounds down", "≤": "write `<=`", "≥": "write `>=`",
+           "≠": "write `!=`", "?": "write `if COND then A else B`"}
 
 DECLARATION_WORDS = ("game", "use", "param", "enum", "record", "table", "const", "def", "players", "state",
                      "action", "turn", "when", "chance", "terminal", "score", "heuristic", "invariant", "agent",
@@ -201,6 +202,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got in _HABITS:
         return _HABITS[got]
     line_before = text[text.rfind("\n", 0, at) + 1:at]
+    if got == ">" and line_before.endswith("<"):
+        return "write `!=`"
     if got == "*" and line_before.endswith("*"):
         return "there is no power operator: multiply (x * x)"
     if got == "(" and re.search(r"\.\s*\w+\s*$", line_before):

@@ -849,6 +849,9 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("choose x in 1..3 if x > moves\n        ‸moves += x", "a filter is written with `where`: choose x in xs where COND"),
     ("while moves ‸< 9 { moves += 1 }",
      "there is no `while`: `for x in xs { ... }` runs a block for each value, `for i in 1..n` n times"),
+    ("require moves ‸≤ 8  moves += 1", "write `<=`"),
+    ("require moves <‸> 8  moves += 1", "write `!=`"),
+    ("moves += done ‸? 1 : 2", "write `if COND then A else B`"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
@@ -1037,6 +1040,20 @@ def test_a_name_from_another_language_gets_a_hint(tmp_path, what, message, hint)
     _, errors = first_diagnostic(tmp_path, clean)
     d = errors.diagnostics[0]
     assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, message, hint), errors.render()
+
+
+@pytest.mark.parametrize("what, message, hint", [
+    ("moves += 1  seen = ‸seen + {moves: 1}", "'+' does not take a map, got map<int, int>",
+     "`m[k] = v` adds or changes an entry; a comprehension such as {k: m[k] for k in keys(m) where k != x} "
+     "makes a map with fewer"),
+    ("moves += 1  ‸seen += {moves: 1}", "'+=' needs an int or a collection, 'seen' is map<int, int>",
+     "`seen[k] = v` adds or changes an entry"),
+])
+def test_adding_to_a_map_is_one_error_that_shows_how_to_add_an_entry(tmp_path, what, message, hint):
+    clean, at_line, at_col = unmark(snippet(NAMES_GAME.replace("moves += 1  seen[moves] = WHAT", what)))
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert [(d.span.line, d.span.col, d.message, d.hint) for d in errors.diagnostics] == [
+        (at_line, at_col, message, hint)], errors.render()
 
 
 def test_a_count_of_arguments_is_written_as_words_are(tmp_path):
