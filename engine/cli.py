@@ -117,7 +117,7 @@ the states reached were wider: validate took about 10 s there, against a minute 
 
 
 def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: str = "", until=None,
-              stuck: list = None) -> int:
+              stuck: Optional[list] = None) -> int:
     """Play; append the first problem met to `found` and stop there (`setting`: the `--set`
     text of the parameter values, if not the ones validate was given). How many playouts
     ended (at a terminal state or a dead end) within `steps` moves; for each that stopped at a

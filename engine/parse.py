@@ -155,6 +155,7 @@ DECLARATION_WORDS = ("game", "use", "param", "enum", "record", "table", "const",
                      "action", "turn", "when", "chance", "terminal", "score", "heuristic", "invariant", "agent",
                      "tiles", "view", "forbid", "merge")
 """The keywords a declaration begins with, at the start of a line."""
+
 _WHERE_HINT = "a filter is written with `where`: {}"
 
 
