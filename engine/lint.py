@@ -2,6 +2,8 @@
 that never ended or stopped at a dead end."""
 from __future__ import annotations
 
+from typing import Optional
+
 from . import model as m
 from .check import Checker, names_in, state_slots
 from .diagnostics import Diagnostic, counted
@@ -55,16 +57,28 @@ def _constant(ck: Checker, e) -> bool:
                for n in names_in(e))
 
 
-def unreached(ck: Checker, missing: set, playouts: int, tried: list = ()) -> list:
+def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewhere: Optional[dict] = None,
+              settings: Optional[dict] = None) -> list:
     """A warning for each action named in `missing`: something calls it, but it completed on no
     path of a move in the random playouts, nor in those with another value of a parameter named
-    in `tried` (one changed at a time)."""
+    in `tried` (one changed at a time). `elsewhere` maps an action to the (name, value) of a
+    parameter the user set (in `settings`) with another value of which it did run."""
     also = f", nor with another value of {_either(tried)}" if tried else ""
     ran = f"never ran in {counted(playouts, 'random playout')}"
-    return [Diagnostic("unreached", f"action '{sym.name}' {ran}", sym.span,
-                       f"no path through it ended a move in the states they reached{also}: a `require` on its "
-                       "way may never hold" + ("" if tried else " with these parameter values"), severity="warning")
-            for sym in ck.globals.values() if sym.kind == "action" and sym.span.line and sym.name in missing]
+    out = []
+    for sym in ck.globals.values():
+        if sym.kind != "action" or not sym.span.line or sym.name not in missing:
+            continue
+        if sym.name in (elsewhere or {}):
+            name, value = elsewhere[sym.name]
+            hint = (f"it ran with --set {name}={value} instead of {name}={settings[name]}, so it may be meant for "
+                    f"other values of {name}; if it should run with {name}={settings[name]}, a `require` on its "
+                    "way may never hold")
+        else:
+            hint = (f"no path through it ended a move in the states they reached{also}: a `require` on its way "
+                    "may never hold" + ("" if tried else " with these parameter values"))
+        out.append(Diagnostic("unreached", f"action '{sym.name}' {ran}", sym.span, hint, severity="warning"))
+    return out
 
 
 def endless(ck: Checker, ended: int, playouts: int, steps: int) -> list:

@@ -127,14 +127,15 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
                                              d.default.span)], {})
 
 
-def other_settings(game: CompiledGame, settings: dict, most: int = 8) -> list:
+def other_settings(game: CompiledGame, settings: dict, most: int = 8, given: bool = False) -> list:
     """(name, value) for each other value (as `--set` text) of each parameter not in `settings`
-    that takes yes or no, an enum value, or a whole number from a range of at most `most`."""
+    (with `given`, of each parameter in it) that takes yes or no, an enum value, or a whole number
+    from a range of at most `most`."""
     ck, params = game.checker, game.compiler.params
     out = []
     for d in ck.decls:
         name = d.name.name if isinstance(d, m.Param) else None
-        if name is None or name in settings:
+        if name is None or (name in settings) != given:
             continue
         t, v = ck.globals[name].type, params[name]
         if t == T.BOOL:

@@ -1543,8 +1543,15 @@ def test_validate_plays_other_parameter_values_for_an_action_the_given_ones_neve
     assert result.returncode == 1
     assert (f"{path}:8:25: error[runtime]: no entry 2 in [1, 2] (in a random playout with --set mode=flying)"
             in result.stderr)
-    # with mode given, only steps is changed, and that reaches neither crawl nor fly
+    # with mode given, crawl is still a warning, whose hint says where it runs; fly runs with no
+    # other value of mode (flying is forbidden with steps=1) nor of steps
     result = engine_cli("validate", str(path), "--playouts", "2", "--set", "mode=walking")
-    assert "action 'crawl' never ran in 2 random playouts" in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("warning[unreached]") == 2, result.stderr
+    assert (f"{path}:7:8: warning[unreached]: action 'crawl' never ran in 2 random playouts\n"
+            in result.stderr)
+    assert ("hint: it ran with --set mode=crawling instead of mode=walking, so it may be meant for other values "
+            "of mode; if it should run with mode=walking, a `require` on its way may never hold\n") in result.stderr
+    assert "action 'fly' never ran in 2 random playouts" in result.stderr
     assert "nor with another value of steps: a `require`" in result.stderr
-    assert "value of mode" not in result.stderr
+    assert "value of mode:" not in result.stderr
