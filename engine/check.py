@@ -84,6 +84,7 @@ class Checker(ExpressionChecks):
         # (def name, argument types) -> (symbols, types) of its body checked so, without errors:
         # the compiler compiles the body so for a call with exactly those argument types
         self.def_overlays: dict = {}
+        self._unbound_player: Optional[str] = None  # how to write `for p`, in a score or heuristic without it
 
     # ---------------- reporting ----------------
     def error(self, code: str, msg: str, span: m.Span, hint: Optional[str] = None):
@@ -99,6 +100,8 @@ class Checker(ExpressionChecks):
             sym = self.globals.get(near)
             where = f" (declared at {sym.span})" if sym and sym.span.line else ""
             hint = f"did you mean '{near}'?{where}"
+        if hint is None and what == "name" and self._unbound_player:
+            hint = f"`{self._unbound_player.format(name)}` names each player in turn"
         self.error("unknown-name", f"unknown {what} '{name}'", span, hint)
 
     # ---------------- driver ----------------
@@ -284,7 +287,8 @@ class Checker(ExpressionChecks):
     def expect(self, e, want: tuple, what: str) -> tuple:
         got = self.expr(e, want)  # `{}` takes the set, bag or map type wanted
         if not T.fits(got, want):
-            self.error("type-mismatch", f"{what} must be {T.show(want)}, got {T.show(got)}", e.span)
+            self.error("type-mismatch", f"{what} must be {T.show(want)}, got {T.show(got)}", e.span,
+                       self.quoted_value_hint(e, want))
         return got
 
     def require_constant(self, e, what: str):
@@ -518,10 +522,19 @@ class Checker(ExpressionChecks):
         self.top_level(d.cond, T.BOOL, "an invariant")
 
     def check_ScoreDecl(self, d: m.ScoreDecl):
-        self.top_level(d.value, T.INT, "a score", self.player_scope(d.player))
+        self.per_player(d, "score for {}: EXPR", "a score")
 
     def check_HeuristicDecl(self, d: m.HeuristicDecl):
-        self.top_level(d.value, T.INT, "a heuristic", self.player_scope(d.player))
+        self.per_player(d, f"heuristic {d.name.name} for {{}} = EXPR", "a heuristic")
+
+    def per_player(self, d, form: str, what: str):
+        """A score or heuristic: with `for p`, p names each player in turn. Without it, an unknown
+        name with no better hint may be meant as that player (`form` shows how to write it)."""
+        self._unbound_player = None if d.player is not None else form
+        try:
+            self.top_level(d.value, T.INT, what, self.player_scope(d.player))
+        finally:
+            self._unbound_player = None
 
     def check_AgentDecl(self, d: m.AgentDecl):
         name = d.name.name
@@ -738,7 +751,8 @@ class Checker(ExpressionChecks):
         want = sym.type if sym else T.ANY
         got = self.expr(s.value, want)
         if not T.fits(got, want):
-            self.error("type-mismatch", f"'{s.target.name}' is {T.show(want)}, got {T.show(got)}", s.value.span)
+            self.error("type-mismatch", f"'{s.target.name}' is {T.show(want)}, got {T.show(got)}", s.value.span,
+                       self.quoted_value_hint(s.value, want))
 
     def stmt_Update(self, s: m.Update):
         sym = self.field_target(s.target)
@@ -766,7 +780,8 @@ class Checker(ExpressionChecks):
         want_v = self.indexed(s, "=")
         vt = self.expr(s.value)
         if want_v is not None and not T.fits(vt, want_v):
-            self.error("type-mismatch", f"the value must be {T.show(want_v)}, got {T.show(vt)}", s.value.span)
+            self.error("type-mismatch", f"the value must be {T.show(want_v)}, got {T.show(vt)}", s.value.span,
+                       self.quoted_value_hint(s.value, want_v))
 
     def stmt_IndexUpdate(self, s: m.IndexUpdate):
         want_v = self.indexed(s, s.op)
@@ -788,7 +803,8 @@ class Checker(ExpressionChecks):
             self.error("type-mismatch", f"'{s.target.name}[...] {op}' needs a map or list, got {T.show(t)}", s.span)
             return None
         if not T.fits(kt, want_k):
-            self.error("type-mismatch", f"the key must be {T.show(want_k)}, got {T.show(kt)}", s.key.span)
+            self.error("type-mismatch", f"the key must be {T.show(want_k)}, got {T.show(kt)}", s.key.span,
+                       self.quoted_value_hint(s.key, want_k))
         return want_v
 
     def stmt_Replace(self, s: m.Replace):

@@ -25,6 +25,14 @@ BUILTINS = {
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
     "text": (1, 1),
 }
+SIGNATURES = {
+    "len": "c", "pairs": "c", "up_to": "k, c", "abs": "n", "keys": "m", "values": "m", "get": "m, k, d",
+    "square_grid": "rows, cols", "hex_grid": "cells, layout", "cells": "g", "lines": "g, k", "neighbours": "g, c",
+    "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
+    "matches": "b, c, t", "places": "b, g, t", "beside": "c, s", "open_ends": "b, g", "loose_ends": "b, g",
+    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "text": "v",
+}
+"""The parameters of the built-ins that are not aggregates, as the language reference names them."""
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union"}
 
 _HEURISTIC_IN_EXPR = ("'{0}' is a heuristic, which an expression cannot use; write its expression as a `def` "
@@ -47,6 +55,15 @@ class ExpressionChecks:
         t = getattr(self, "expr_" + type(e).__name__)(e, want)
         self.types[id(e)] = t
         return t
+
+    def quoted_value_hint(self, e, other: tuple) -> Optional[str]:
+        """A hint when e is a string naming a value of the type `other` it is compared with or
+        must have: X for "X"."""
+        sym = self.lookup(e.value) if isinstance(e, m.StrLit) else None
+        if sym is None or sym.kind != "enumval" or sym.type != other:
+            return None
+        what = "a player" if other == T.PLAYER else f"a value of {T.show(other)}"
+        return f"{e.value} is {what}: write it without quotes"
 
     def expr_IntLit(self, e, want):
         return T.INT
@@ -106,7 +123,8 @@ class ExpressionChecks:
         rt = self.expr(e.right, lt if op in ("==", "!=") and lt != T.ANY else None)
         if op in ("==", "!="):
             if T.join(lt, rt) is None:
-                self.error("type-mismatch", f"cannot compare {T.show(lt)} with {T.show(rt)}", e.span)
+                self.error("type-mismatch", f"cannot compare {T.show(lt)} with {T.show(rt)}", e.span,
+                           self.quoted_value_hint(e.left, rt) or self.quoted_value_hint(e.right, lt))
             return T.BOOL
         if op in ("<", "<=", ">", ">="):
             if T.join(lt, rt) is None or not (T.is_ordered(lt) and self.sortable(lt)):
@@ -182,7 +200,8 @@ class ExpressionChecks:
             return T.ANY
         if t[0] == "map":
             if not T.fits(kt, t[1]):
-                self.error("type-mismatch", f"the key must be {T.show(t[1])}, got {T.show(kt)}", e.key.span)
+                self.error("type-mismatch", f"the key must be {T.show(t[1])}, got {T.show(kt)}", e.key.span,
+                           self.quoted_value_hint(e.key, t[1]))
             return t[2]
         if t[0] == "list":
             if not T.fits(kt, T.INT):
@@ -216,7 +235,8 @@ class ExpressionChecks:
             lo, hi = BUILTINS[name]
             if not lo <= len(argt) <= hi:
                 takes = counted(hi, "argument") if lo == hi else f"{lo} to {hi} arguments"
-                self.error("arity", f"{name}() takes {takes}, got {len(argt)}", e.span)
+                self.error("arity", f"{name}() takes {takes}, got {len(argt)}", e.span,
+                           f"the arguments are {name}({SIGNATURES[name]})" if name in SIGNATURES else None)
                 return T.ANY
             return self.builtin_call(e, name, argt, want)
         if sym.kind == "def":

@@ -198,6 +198,32 @@ def _inside(text: str, at: int) -> Optional[str]:
     return None if where is None else text[where]
 
 
+_ONE_EXPRESSION = ("def", "const", "terminal", "score", "heuristic", "invariant", "view")
+"""Declarations whose body is one expression."""
+
+
+def _declaration_word(text: str, at: int) -> Optional[str]:
+    """The first word of the last unindented line at or before `at`: the declaration `at` is in."""
+    found = None
+    for found in re.finditer(r"^[a-z]+\b", _blanked(text[:at]), re.M):
+        pass
+    return found and found.group()
+
+
+_ADDS = {"append", "add", "push", "insert", "extend", "update"}
+_TAKES_AWAY = {"remove", "discard", "pop", "delete"}
+
+
+def _method_hint(field: str, method: str) -> str:
+    """A hint for a statement written as a method call on a field, `field.method(...)`."""
+    if method in _ADDS:
+        return f"values have no methods: `{field} += x` adds an element to a list, set or bag field " \
+               f"(`{field} += c` a whole collection), `{field}[k] = v` sets an entry of a map"
+    if method in _TAKES_AWAY:
+        return f"values have no methods: `{field} -= x` takes an element away from a list, set or bag field"
+    return "values have no methods: change a field by assigning it, `+=` or `-=`"
+
+
 def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     """A hint for a habit from other languages, or for an `if` or `score` left unfinished."""
     if got in _HABITS:
@@ -209,6 +235,12 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return "there is no power operator: multiply (x * x)"
     if got == "(" and re.search(r"\.\s*\w+\s*$", line_before):
         return "values have no methods: a function takes the value as an argument, as in len(x)"
+    if re.search(r"\blet\s*$", line_before) and (word := _declaration_word(text, at)) in _ONE_EXPRESSION:
+        return f"`let` names a value inside a block of statements; what follows `{word}` is one expression " \
+               "(a `def` can name a part of it)"
+    if got == "." and (field := re.search(r"(?:^|[{}\s])(\w+)\s*$", line_before)) and \
+            (method := re.match(r"\.\s*(\w+)\s*\(", text[at:])):
+        return _method_hint(field.group(1), method.group(1))
     if got == ":" and (header := re.search(r"\b(action|def)\s+(\w+)\s*\([^()]*$", line_before)):
         return f"parameters are names without types (the checker works them out): {header.group(1)} " \
                f"{header.group(2)}(a, b)"

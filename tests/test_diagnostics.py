@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from engine import RuleErrors, UsageError, load_game
+from engine.check_expr import BUILTINS, SIGNATURES
 from engine.load import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -852,6 +853,11 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("require moves ‸≤ 8  moves += 1", "write `<=`"),
     ("require moves <‸> 8  moves += 1", "write `!=`"),
     ("moves += done ‸? 1 : 2", "write `if COND then A else B`"),
+    ("moves‸.append(1)", "values have no methods: `moves += x` adds an element to a list, set or bag field "
+                         "(`moves += c` a whole collection), `moves[k] = v` sets an entry of a map"),
+    ("moves += 1  moves‸.remove(1)", "values have no methods: `moves -= x` takes an element away from a list, "
+                                    "set or bag field"),
+    ("moves‸.clear()", "values have no methods: change a field by assigning it, `+=` or `-=`"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
@@ -1060,6 +1066,80 @@ def test_a_count_of_arguments_is_written_as_words_are(tmp_path):
     clean, _, _ = unmark(snippet(NAMES_GAME.replace("WHAT", "‸len(seen, 1)")))
     _, errors = first_diagnostic(tmp_path, clean)
     assert errors.diagnostics[0].message == "len() takes 1 argument, got 2"
+
+
+def test_a_built_in_given_too_few_arguments_shows_its_parameters_as_the_reference_names_them(tmp_path):
+    clean, _, _ = unmark(snippet(NAMES_GAME.replace("WHAT", "‸get(seen, 1)")))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.message, d.hint) == ("get() takes 3 arguments, got 2", "the arguments are get(m, k, d)")
+
+
+def test_the_parameters_of_the_built_ins_are_those_of_the_language_reference():
+    # each built-in's row in docs/language.md begins | `name(parameters)` |
+    rows = dict(re.findall(r"^\| `(\w+)\(([^`]*)\)` \|", (ROOT / "docs" / "language.md").read_text(encoding="utf-8"),
+                           re.M))
+    for name, parameters in SIGNATURES.items():
+        assert rows.get(name) == parameters, name
+        assert BUILTINS[name] == (parameters.count(",") + 1,) * 2, name
+
+
+QUOTED_GAME = """
+    players A, B
+    enum Colour { red, blue }
+    state { last: player = A  paint: map<player, Colour> = {}  n: 0..9 = 0 }
+    action step { LINE  n += 1 }
+    turn { step }
+    terminal n == 9
+    score for p: n
+    """
+
+
+@pytest.mark.parametrize("line, message, hint", [
+    ('require ‸last == "B"', "cannot compare player with str", "B is a player: write it without quotes"),
+    ('require ‸"red" != paint[current]', "cannot compare str with Colour",
+     "red is a value of Colour: write it without quotes"),
+    ('paint[current] = ‸"blue"', "the value must be Colour, got str", "blue is a value of Colour: write it without quotes"),
+    ('paint[‸"A"] = red', "the key must be player, got str", "A is a player: write it without quotes"),
+    ('require paint[‸"A"] == red', "the key must be player, got str", "A is a player: write it without quotes"),
+    ('last = ‸"A"', "'last' is player, got str", "A is a player: write it without quotes"),
+    ('require ‸last == "C"', "cannot compare player with str", None),  # no player C
+])
+def test_a_value_written_in_quotes_gets_a_hint_to_drop_them(tmp_path, line, message, hint):
+    clean, at_line, at_col = unmark(snippet(QUOTED_GAME.replace("LINE", line)))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, message, hint), errors.render()
+
+
+@pytest.mark.parametrize("declaration, hint", [
+    ("score ‸p", "`score for p: EXPR` names each player in turn"),
+    ("score n\nheuristic h = n - ‸q", "`heuristic h for q = EXPR` names each player in turn"),
+])
+def test_a_player_named_in_a_score_without_for_gets_a_hint(tmp_path, declaration, hint):
+    clean, at_line, at_col = unmark(snippet(QUOTED_GAME.replace("LINE", "require yes").replace("score for p: n",
+                                                                                              declaration)))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.code, d.hint) == (at_line, at_col, "unknown-name", hint), errors.render()
+
+
+def test_a_misspelt_name_in_a_score_without_for_is_still_taken_for_a_misspelling(tmp_path):
+    clean, _, _ = unmark(snippet(QUOTED_GAME.replace("LINE", "require yes").replace("score for p: n", "score ‸nn")))
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert errors.diagnostics[0].hint.startswith("did you mean 'n'?"), errors.render()
+
+
+@pytest.mark.parametrize("text", [
+    "def twice(x) = let y = x\n    2 * y",
+    "def twice(x) =\n    let y = x\n    2 * y",
+])
+def test_let_in_a_def_hints_that_a_def_is_one_expression(tmp_path, text):
+    _, errors = first_diagnostic(tmp_path, snippet(NAMES_GAME.replace("WHAT", "twice(1)")) + text + "\n")
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col) == ((6, 20) if "= let" in text else (7, 9)), errors.render()  # at `y`
+    assert d.hint == ("`let` names a value inside a block of statements; what follows `def` is one expression "
+                      "(a `def` can name a part of it)"), errors.render()
 
 
 def test_score_with_a_player_but_without_for_hints_at_for(tmp_path):
