@@ -741,7 +741,9 @@ class Checker(ExpressionChecks):
             return None
         if sym.kind != "field":
             self.error("not-assignable", f"'{ident.name}' is {a_kind(sym.kind)}, "
-                       "only state fields can be assigned", ident.span)
+                       "only state fields can be assigned", ident.span,
+                       f"a second `let {ident.name} = ...` names a new value from there on" if sym.kind == "local"
+                       else None)
             return None
         self.syms[id(ident)] = sym
         return sym

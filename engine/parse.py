@@ -140,6 +140,8 @@ def _misspelt_keyword(text: str, token: Token, expected: list) -> Optional[str]:
         return f"did you mean the keyword '{near}'?"
     line = text[text.rfind("\n", 0, token.start_pos) + 1:token.start_pos]
     first = re.search(r"(?:^|[{}])[ \t]*(\w+)[^{}]*$", line)
+    if first and first.group(1) in _HABITS:  # `elif` beginning a statement
+        return _HABITS[first.group(1)]
     if first and (near := misspelt_statement_word(first.group(1))):
         return f"did you mean the keyword '{near}' for '{first.group(1)}'?"
     return None
@@ -198,6 +200,8 @@ def _inside(text: str, at: int) -> Optional[str]:
     return None if where is None else text[where]
 
 
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+
 _ONE_EXPRESSION = ("def", "const", "terminal", "score", "heuristic", "invariant", "view")
 """Declarations whose body is one expression."""
 
@@ -241,6 +245,12 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got == "." and (field := re.search(r"(?:^|[{}\s])(\w+)\s*$", line_before)) and \
             (method := re.match(r"\.\s*(\w+)\s*\(", text[at:])):
         return _method_hint(field.group(1), method.group(1))
+    if got in ("from", "of") and (names := re.search(r"\b(choose|for|draw)\s+(\w+(?:\s*,\s*\w+)*)\s*$", line_before)):
+        return f"write `in`: {names.group(1)} {names.group(2)} in ..."
+    if got in _COMPARISONS and re.search(r"(?:<=|>=|<|>|==|!=)\s*[\w.]+\s*$", line_before):
+        return "comparisons do not chain: write `a < b and b < c`"
+    if got == "+" and re.search(r'^\s*action\s+\w+\s*(?:\([^()]*\))?\s*"[^"\n]*"\s*$', line_before):
+        return 'a label is one string, with values in braces: "trade {a} for {b}"'
     if got == ":" and (header := re.search(r"\b(action|def)\s+(\w+)\s*\([^()]*$", line_before)):
         return f"parameters are names without types (the checker works them out): {header.group(1)} " \
                f"{header.group(2)}(a, b)"

@@ -858,6 +858,10 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += 1  moves‸.remove(1)", "values have no methods: `moves -= x` takes an element away from a list, "
                                     "set or bag field"),
     ("moves‸.clear()", "values have no methods: change a field by assigning it, `+=` or `-=`"),
+    ("choose x ‸from 1..3  moves += x", "write `in`: choose x in ..."),
+    ("moves += count(x for x ‸of 1..3)", "write `in`: for x in ..."),
+    ("require 0 < moves ‸< 9  moves += 1", "comparisons do not chain: write `a < b and b < c`"),
+    ("if done { moves += 2 } elif moves ‸< 3 { moves += 1 }", "write `else if`"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
@@ -886,6 +890,23 @@ def test_a_parameter_written_with_its_type_hints_that_parameters_have_none(tmp_p
     d = errors.diagnostics[0]
     assert (d.span.line, d.span.col, d.hint) == (
         at_line, at_col, f"parameters are names without types (the checker works them out): {hint}"), errors.render()
+
+
+def test_a_name_bound_by_let_changed_hints_at_a_second_let(tmp_path):
+    clean, _, _ = unmark(ROWS["assign-to-let-name"][1])
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.message, d.hint) == ("'next' is a local name, only state fields can be assigned",
+                                   "a second `let next = ...` names a new value from there on"), errors.render()
+
+
+def test_a_label_built_with_plus_hints_that_values_go_in_braces(tmp_path):
+    clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace('action step { LINE }',
+                                                               'action step "moves " ‸+ moves { moves += 1 }')))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.hint) == (
+        at_line, at_col, 'a label is one string, with values in braces: "trade {a} for {b}"'), errors.render()
 
 
 @pytest.mark.parametrize("text", [
