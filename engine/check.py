@@ -288,7 +288,7 @@ class Checker(ExpressionChecks):
         got = self.expr(e, want)  # `{}` takes the set, bag or map type wanted
         if not T.fits(got, want):
             self.error("type-mismatch", f"{what} must be {T.show(want)}, got {T.show(got)}", e.span,
-                       self.quoted_value_hint(e, want))
+                       self.mismatch_hint(e, want, got))
         return got
 
     def require_constant(self, e, what: str):
@@ -754,7 +754,7 @@ class Checker(ExpressionChecks):
         got = self.expr(s.value, want)
         if not T.fits(got, want):
             self.error("type-mismatch", f"'{s.target.name}' is {T.show(want)}, got {T.show(got)}", s.value.span,
-                       self.quoted_value_hint(s.value, want))
+                       self.mismatch_hint(s.value, want, got))
 
     def stmt_Update(self, s: m.Update):
         sym = self.field_target(s.target)
@@ -783,7 +783,7 @@ class Checker(ExpressionChecks):
         vt = self.expr(s.value)
         if want_v is not None and not T.fits(vt, want_v):
             self.error("type-mismatch", f"the value must be {T.show(want_v)}, got {T.show(vt)}", s.value.span,
-                       self.quoted_value_hint(s.value, want_v))
+                       self.mismatch_hint(s.value, want_v, vt))
 
     def stmt_IndexUpdate(self, s: m.IndexUpdate):
         want_v = self.indexed(s, s.op)

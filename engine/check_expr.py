@@ -65,6 +65,14 @@ class ExpressionChecks:
         what = "a player" if other == T.PLAYER else f"a value of {T.show(other)}"
         return f"{e.value} is {what}: write it without quotes"
 
+    def mismatch_hint(self, e, want: tuple, got: tuple) -> Optional[str]:
+        """A hint when e, of type `got`, must be `want`: a value in quotes, or a collection of
+        the right elements that another built-in makes of the right kind (bag(xs) for a list)."""
+        kinds = ("list", "set", "bag")
+        if want[0] in kinds and got[0] in kinds and T.fits(got[1], want[1]):
+            return f"`{want[0]}(x)` makes a {want[0]} of the elements of x"
+        return self.quoted_value_hint(e, want)
+
     def expr_IntLit(self, e, want):
         return T.INT
 
@@ -513,14 +521,23 @@ class ExpressionChecks:
         return j
 
     def _items(self, items, want_el):
-        t = want_el or T.ANY
-        for i in items:
-            it = self.expr(i, want_el)
+        """The type of the elements of a literal, which must be one type: the wanted one, or else
+        the one most of them have. One error, at the first element of another type."""
+        types = [self.expr(i, want_el) for i in items]
+        shown = [T.show(it) for it in types]
+        t = want_el or (types[shown.index(max(shown, key=shown.count))] if types else T.ANY)
+        odd = []
+        for i, it in zip(items, types):
             j = T.join(t, it)
             if j is None:
-                self.error("type-mismatch", f"all elements must have one type: {T.show(t)} and {T.show(it)}", i.span)
+                odd.append((i, it))
             else:
                 t = j
+        if odd:
+            i, it = odd[0]
+            more = f" (and {len(odd) - 1} more)" if len(odd) > 1 else ""
+            self.error("type-mismatch", f"all elements must have one type, {T.show(t)}: this one is "
+                       f"{T.show(it)}{more}", i.span)
         return t
 
     def expr_TupleLit(self, e, want):

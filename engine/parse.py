@@ -245,6 +245,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got == "." and (field := re.search(r"(?:^|[{}\s])(\w+)\s*$", line_before)) and \
             (method := re.match(r"\.\s*(\w+)\s*\(", text[at:])):
         return _method_hint(field.group(1), method.group(1))
+    if got == "{" and re.fullmatch(r"\s*chance\s*", line_before):
+        return "a chance block says when it runs: chance when COND { ... }"
     if got in ("from", "of") and (names := re.search(r"\b(choose|for|draw)\s+(\w+(?:\s*,\s*\w+)*)\s*$", line_before)):
         return f"write `in`: {names.group(1)} {names.group(2)} in ..."
     if got in _COMPARISONS and re.search(r"(?:<=|>=|<|>|==|!=)\s*[\w.]+\s*$", line_before):

@@ -892,6 +892,43 @@ def test_a_parameter_written_with_its_type_hints_that_parameters_have_none(tmp_p
         at_line, at_col, f"parameters are names without types (the checker works them out): {hint}"), errors.render()
 
 
+@pytest.mark.parametrize("const, message", [
+    # the first element is the odd one: one error there, not one at each of the others
+    ('[‸"0", 0, 4, 8]', "all elements must have one type, int: this one is str"),
+    ('[1, ‸"x", 2, "y", 3]', "all elements must have one type, int: this one is str (and 1 more)"),
+    ('{1: "a", 2: ‸3}', "all elements must have one type, str: this one is int"),
+])
+def test_a_literal_with_an_element_of_another_type_is_one_error_at_that_element(tmp_path, const, message):
+    clean, at_line, at_col = unmark(snippet(NAMES_GAME.replace("WHAT", "len(xs)")) + f"const xs = {const}\n")
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert [(d.span.line, d.span.col, d.message) for d in errors.diagnostics] == [
+        (at_line, at_col, message)], errors.render()
+
+
+@pytest.mark.parametrize("field, value, hint", [
+    ("bag<int>", "[1, 2]", "`bag(x)` makes a bag of the elements of x"),
+    ("set<int>", "[1, 2]", "`set(x)` makes a set of the elements of x"),
+    ("list<int>", "{1, 2}", "`list(x)` makes a list of the elements of x"),
+    ("bag<int>", '["a"]', None),  # other elements: no such hint
+])
+def test_a_collection_of_another_kind_hints_at_the_built_in_that_makes_the_kind_wanted(tmp_path, field, value, hint):
+    empty = "[]" if field.startswith("list") else "{}"
+    text = NAMES_GAME.replace("seen: map<int, int> = {}", f"xs: {field} = {empty}").replace(
+        "seen[moves] = WHAT", f"xs = ‸{value}")
+    clean, at_line, at_col = unmark(snippet(text))
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.code, d.hint) == (at_line, at_col, "type-mismatch", hint), errors.render()
+
+
+def test_a_chance_block_without_when_hints_at_when(tmp_path):
+    clean, at_line, at_col = unmark(snippet(NAMES_GAME.replace("WHAT", "1")) + "chance ‸{ draw d in [1, 2] }\n")
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.hint) == (
+        at_line, at_col, "a chance block says when it runs: chance when COND { ... }"), errors.render()
+
+
 def test_a_name_bound_by_let_changed_hints_at_a_second_let(tmp_path):
     clean, _, _ = unmark(ROWS["assign-to-let-name"][1])
     _, errors = first_diagnostic(tmp_path, clean)
