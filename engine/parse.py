@@ -245,6 +245,13 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got == "." and (field := re.search(r"(?:^|[{}\s])(\w+)\s*$", line_before)) and \
             (method := re.match(r"\.\s*(\w+)\s*\(", text[at:])):
         return _method_hint(field.group(1), method.group(1))
+    if got == "else" and words == {"'or'"}:
+        return _EITHER_ELSE
+    if got != "{" and (word := re.search(r"(?:^|[{}\s])(optional|either)\s*$", line_before)):
+        return f"`{word.group(1)}` takes a block in braces: {word.group(1)} {{ ... }}"
+    if got == "then" and re.match(r"\s*(when|chance\s+when)\b", line_before):
+        return "a block follows the condition without `then`: " + \
+            ("chance when COND { ... }" if "chance" in line_before else "when COND { ... }")
     if got == "{" and re.fullmatch(r"\s*chance\s*", line_before):
         return "a chance block says when it runs: chance when COND { ... }"
     if got in ("from", "of") and (names := re.search(r"\b(choose|for|draw)\s+(\w+(?:\s*,\s*\w+)*)\s*$", line_before)):

@@ -862,6 +862,10 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += count(x for x ‸of 1..3)", "write `in`: for x in ..."),
     ("require 0 < moves ‸< 9  moves += 1", "comparisons do not chain: write `a < b and b < c`"),
     ("if done { moves += 2 } elif moves ‸< 3 { moves += 1 }", "write `else if`"),
+    ("if done { either { moves += 1 } ‸else { moves += 2 } }",
+     "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"),
+    ("either ‸moves += 2", "`either` takes a block in braces: either { ... }"),
+    ("moves += 1  optional ‸done = yes", "`optional` takes a block in braces: optional { ... }"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
@@ -919,6 +923,18 @@ def test_a_collection_of_another_kind_hints_at_the_built_in_that_makes_the_kind_
     _, errors = first_diagnostic(tmp_path, clean)
     d = errors.diagnostics[0]
     assert (d.span.line, d.span.col, d.code, d.hint) == (at_line, at_col, "type-mismatch", hint), errors.render()
+
+
+@pytest.mark.parametrize("block, hint", [
+    ("when moves == 3 ‸then { moves += 1 }", "a block follows the condition without `then`: when COND { ... }"),
+    ("chance when moves == 3 ‸then { draw d in [1, 2] }",
+     "a block follows the condition without `then`: chance when COND { ... }"),
+])
+def test_then_after_the_condition_of_a_block_gets_a_hint(tmp_path, block, hint):
+    clean, at_line, at_col = unmark(snippet(NAMES_GAME.replace("WHAT", "1")) + block + "\n")
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, hint), errors.render()
 
 
 def test_a_chance_block_without_when_hints_at_when(tmp_path):
