@@ -175,7 +175,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                     break
                 s = game.apply(s, move)
         except RuleRuntimeError as e:
-            found.append(Diagnostic("runtime", f"{e.message} (in a random playout{also})", e.span))
+            found.append(Diagnostic("runtime", f"{e.message} (in a random playout{also})", e.span, e.hint))
             return ended
     return ended
 
@@ -336,7 +336,7 @@ def cmd_check(args) -> int:
         print(f"{args.file}: check failed " + (f"after {counted(len(f.moves), 'move')}" if f.moves else
                                                "in the initial state"))
         sources = {**game_sources(game), INVARIANT_SOURCE: "\n".join(texts)}
-        print(Diagnostic(f.code, f.message, f.span).render(sources) if f.span
+        print(Diagnostic(f.code, f.message, f.span, f.hint).render(sources) if f.span
               else f"{args.file}: error[{f.code}]: {f.message}")
         print("moves from the initial state:" + ("" if f.moves else " none"))
         for i, label in enumerate(f.moves, 1):
@@ -397,7 +397,8 @@ def main(argv=None) -> int:
         print(e.render(), file=sys.stderr)
         return 1
     except RuleRuntimeError as e:
-        print(Diagnostic("runtime", e.message, e.span, _check_hint(args)).render(file_text(e.span.file)),
+        hint = "; ".join(h for h in (e.hint, _check_hint(args)) if h) or None
+        print(Diagnostic("runtime", e.message, e.span, hint).render(file_text(e.span.file)),
               file=sys.stderr)
         return 1
     except KeyboardInterrupt:

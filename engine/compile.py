@@ -22,8 +22,15 @@ from .pysource import PySource
 SIMPLE, FORK = "simple", "fork"
 
 
-def _fail(span, msg):
-    raise RuleRuntimeError(span, msg)
+def _fail(span, msg, hint=None):
+    raise RuleRuntimeError(span, msg, hint)
+
+
+_MISSING_KEY = "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"
+_OUTSIDE = "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"
+_OUTSIDE_SET = "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"
+_ABSENT = "test with `x in xs` (and `require` it) before taking x away"
+_EMPTY = "make sure it has an element first: `require len(xs) > 0`, or `if len(xs) > 0 then {0}(xs) else 0`"
 
 
 class Compiler(PySource):
@@ -188,7 +195,8 @@ class Compiler(PySource):
             try:
                 return obj[key]
             except (KeyError, IndexError, TypeError):
-                _fail(span, f"no entry {rt.format_value(key)} in {rt.format_value(obj)}")
+                _fail(span, f"no entry {rt.format_value(key)} in {rt.format_value(obj)}",
+                      _OUTSIDE if isinstance(obj, tuple) else _MISSING_KEY if isinstance(obj, rt.FrozenMap) else None)
         return index
 
     def x_Call(self, e: m.Call):
@@ -237,7 +245,8 @@ class Compiler(PySource):
             return lambda env: fn(x(env) for x in args)
         if name in ("min", "max"):
             fn = min if name == "min" else max
-            return lambda env: fn(c) if (c := a(env)) else _fail(span, f"{name}() of an empty collection")
+            return lambda env: fn(c) if (c := a(env)) else _fail(span, f"{name}() of an empty collection",
+                                                                 _EMPTY.format(name))
         simple = {"len": len, "sum": sum, "count": len, "any": any, "all": all, "sorted": lambda c: tuple(sorted(c)),
                   "list": tuple, "set": frozenset, "pairs": rt.pairs, "abs": abs,
                   "union": lambda c: frozenset().union(*c),
@@ -343,7 +352,7 @@ class Compiler(PySource):
         if name in ("min", "max"):
             fn = min if name == "min" else max
             return lambda env: fn(xs) if (xs := [body(env) for _ in gen(env)]) else _fail(
-                span, f"{name}() of an empty collection")
+                span, f"{name}() of an empty collection", _EMPTY.format(name))
         wrap = {"sum": sum, "any": any, "all": all, "sorted": lambda xs: tuple(sorted(xs)), "list": tuple,
                 "set": frozenset, "bag": rt.Bag, "union": lambda xs: frozenset().union(*xs)}[name]
         if name in ("any", "all"):
@@ -600,7 +609,7 @@ class Compiler(PySource):
         def set_item(env):
             seq, idx = env[i], k(env)
             if not 0 <= idx < len(seq):
-                _fail(s.span, f"index {idx} is outside the list of {len(seq)}")
+                _fail(s.span, f"index {idx} is outside the list of {len(seq)}", _OUTSIDE_SET)
             return seq[:idx] + (v(env),) + seq[idx + 1:]
         return self.field_setter(s.target, set_item)
 
@@ -618,7 +627,7 @@ class Compiler(PySource):
                     _fail(s.span, f"no entry {rt.format_value(key)} in {name} to change with `{s.op}`; "
                                   f"`{name}[...] =` adds one")
             elif not 0 <= key < len(coll):
-                _fail(s.span, f"index {key} is outside the list of {len(coll)}")
+                _fail(s.span, f"index {key} is outside the list of {len(coll)}", _OUTSIDE_SET)
             new = fn(coll[key], g(env))
             return coll.set(key, new) if is_map else coll[:key] + (new,) + coll[key + 1:]
         return self.field_setter(s.target, update)
@@ -634,10 +643,10 @@ class Compiler(PySource):
             if isinstance(coll, rt.Bag):
                 rest = coll.remove(o)
                 if rest is None:
-                    _fail(span, f"{rt.format_value(o)} is not in {s.target.name}")
+                    _fail(span, f"{rt.format_value(o)} is not in {s.target.name}", _ABSENT)
                 return rest.add(new(env))
             if o not in coll:
-                _fail(span, f"{rt.format_value(o)} is not in {s.target.name}")
+                _fail(span, f"{rt.format_value(o)} is not in {s.target.name}", _ABSENT)
             j = coll.index(o)
             return coll[:j] + (new(env),) + coll[j + 1:]
         return self.field_setter(s.target, replace)
@@ -863,7 +872,7 @@ def _collection_op(kind: str, op: str, whole: bool, span):
         def remove(b, x):
             r = b.remove(x)
             if r is None:
-                _fail(span, f"{rt.format_value(x)} is not in {rt.format_value(b)}")
+                _fail(span, f"{rt.format_value(x)} is not in {rt.format_value(b)}", _ABSENT)
             return r
         return remove
     if kind == "set":
@@ -877,7 +886,7 @@ def _collection_op(kind: str, op: str, whole: bool, span):
 
     def remove_one(a, x):
         if x not in a:
-            _fail(span, f"{rt.format_value(x)} is not in {rt.format_value(a)}")
+            _fail(span, f"{rt.format_value(x)} is not in {rt.format_value(a)}", _ABSENT)
         i = a.index(x)
         return a[:i] + a[i + 1:]
     return remove_one

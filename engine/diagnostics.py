@@ -57,13 +57,14 @@ class RuleErrors(Exception):
 class RuleRuntimeError(Exception):
     """A rule failed while the game ran (e.g. max of an empty collection)."""
 
-    def __init__(self, span: Span, message: str):
+    def __init__(self, span: Span, message: str, hint: Optional[str] = None):
         self.span = span
         self.message = message
+        self.hint = hint
         super().__init__(f"{span}: error[runtime]: {message}")
 
     def __reduce__(self):  # rebuilt from its fields, so it crosses from a --jobs process intact
-        return (RuleRuntimeError, (self.span, self.message))
+        return (RuleRuntimeError, (self.span, self.message, self.hint))
 
 
 class UsageError(Exception):

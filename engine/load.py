@@ -175,7 +175,8 @@ def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
         raise RuleErrors(e.diagnostics, sources)
     except RuleRuntimeError as e:
         # a parameter, constant or initial value that cannot be computed is a mistake in the file
-        raise RuleErrors([Diagnostic("runtime", f"{e.message} (while setting up the game)", e.span)], sources)
+        raise RuleErrors([Diagnostic("runtime", f"{e.message} (while setting up the game)", e.span, e.hint)],
+                         sources)
     except RecursionError:
         raise RuleErrors([_too_deep(path)], sources) from None
 

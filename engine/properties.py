@@ -47,6 +47,7 @@ class Failure:
     span: Optional[Span]  # the invariant or the rule that failed; None for a built-in property
     moves: tuple  # move labels from the initial state
     state: object  # game.state_json(s), or repr(s) for a game without it
+    hint: Optional[str] = None  # what may help, for a rule that failed
 
 
 @attrs.frozen
@@ -176,11 +177,11 @@ class _Run:
         if self.progress:
             self.progress(self.examples, self.steps)
 
-    def fail(self, code: str, message: str, span, line: list, s):
+    def fail(self, code: str, message: str, span, line: list, s, hint: Optional[str] = None):
         """Stop the line: raise the failure with the moves so far and state s."""
         state_json = getattr(self.game, "state_json", None)
         state = repr(s) if state_json is None or s is None else state_json(s)
-        raise _Found(Failure(code, message, span, tuple(line), state))
+        raise _Found(Failure(code, message, span, tuple(line), state, hint))
 
     @contextmanager
     def guard(self, line: list, s, what: str):
@@ -188,7 +189,7 @@ class _Run:
         try:
             yield
         except RuleRuntimeError as e:
-            self.fail("runtime", e.message, e.span, line, s)
+            self.fail("runtime", e.message, e.span, line, s, e.hint)
         except (_Found, KeyboardInterrupt):
             raise
         except Exception as e:

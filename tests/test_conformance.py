@@ -108,6 +108,8 @@ def test_validate_reports_a_rule_that_fails_while_playing(tmp_path):
     r = run_engine("validate", f)
     assert r.returncode == 1
     assert f"{f}:2:18: error[runtime]: max() of an empty collection" in r.stderr
+    assert ("hint: make sure it has an element first: `require len(xs) > 0`, or `if len(xs) > 0 then max(xs) else 0`"
+            in r.stderr)
     assert "Traceback" not in r.stderr
 
 
@@ -181,15 +183,26 @@ def test_an_entry_of_a_map_or_list_field_is_updated_in_place_of_the_field(tmp_pa
     assert checked_score_of_one_game(tmp_path / "entries.rules", INDEX_UPDATES) == 7523
 
 
-@pytest.mark.parametrize("change, message", [
-    ('tally["b"] += 2', "no entry b in tally to change with `+=`; `tally[...] =` adds one"),
-    ("row[3] -= 1", "index 3 is outside the list of 3"),
-    ("hands[1] -= 3", "3 is not in bag[2]"),
+@pytest.mark.parametrize("change, message, hint", [
+    ('tally["b"] += 2', "no entry b in tally to change with `+=`; `tally[...] =` adds one", None),
+    ("row[3] -= 1", "index 3 is outside the list of 3",
+     "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"),
+    ("row[3] = 1", "index 3 is outside the list of 3",
+     "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"),
+    ("hands[1] -= 3", "3 is not in bag[2]", "test with `x in xs` (and `require` it) before taking x away"),
+    ('n += tally["b"]', "no entry b in {a: 5}",
+     "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"),
+    ("n += row[3]", "no entry 3 in [4, 5, 6]",
+     "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"),
 ])
-def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, change, message):
+def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, change, message, hint):
     text = INDEX_UPDATES.replace("action go {", f"action go {{ {change}")
     stderr = errors_of(tmp_path / "entries.rules", text)
     assert f"error[runtime]: {message} (in a random playout)" in stderr, stderr
+    if hint:
+        assert f"hint: {hint}\n" in stderr, stderr
+    else:
+        assert "hint:" not in stderr, stderr
 
 
 def test_a_def_called_with_a_list_and_with_a_bag_checks_clean_and_runs(tmp_path):
