@@ -1,6 +1,7 @@
 """Every algorithm by its command-line name, as an agent that decides one move with a budget."""
 from __future__ import annotations
 
+import difflib
 from typing import Callable, Optional
 
 import attrs
@@ -106,7 +107,9 @@ def make_agent(name: str, opts: Options = Options()) -> Agent:
     if name == "random":
         return _random
     if name not in ENTRIES:
-        raise ValueError(f"no algorithm named '{name}'; expected one of {', '.join(ALGORITHMS)}, random")
+        near = difflib.get_close_matches(name, [*ALGORITHMS, "random"], n=1, cutoff=0.6)
+        raise ValueError(f"no algorithm named '{name}'; " + (f"did you mean '{near[0]}'? " if near else "")
+                         + f"expected one of {', '.join(ALGORITHMS)}, random")
     fn, kw = ENTRIES[name], _options(name, opts)
 
     def agent(game, state, *, budget, rng, memory=None, progress=None, observers=()) -> Result:

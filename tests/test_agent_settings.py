@@ -139,6 +139,8 @@ def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path
     (["--agents", "mcts", "--rave", "-1"], "--rave -1: expected 0 or more"),
     (["--agents", "mcts", "--rave", "0.5"], "argument --rave: invalid int value: '0.5'"),
     (["--agents", "osla", "--rave", "0"], "osla takes no --rave, so it would be ignored (it is for mcts)"),
+    (["--agents", "mtcs"], "--agents mtcs: no algorithm named 'mtcs'; did you mean 'mcts'? expected one of backtrack,"),
+    (["--agents", "xyz"], "--agents xyz: no algorithm named 'xyz'; expected one of backtrack,"),
 ])
 def test_a_depth_exploration_or_rave_that_cannot_apply_is_a_usage_error(engine_cli, flags, words):
     r = engine_cli("play", "rules/tictactoe.rules", "--games", "1", *flags)
