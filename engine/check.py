@@ -97,7 +97,7 @@ class Checker(ExpressionChecks):
         hint = OTHER_LANGUAGES.get(name) if what in ("name", "function") else \
             OTHER_LANGUAGE_STATEMENTS.get(name) if what == "action" else None
         if near and hint is None:
-            sym = self.globals.get(near)
+            sym = self.globals.get(near) if not what.startswith("field of") else None  # a record's, not a global
             where = f" (declared at {sym.span})" if sym and sym.span.line else ""
             hint = f"did you mean '{near}'?{where}"
         if hint is None and what == "name" and self._unbound_player:

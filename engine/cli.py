@@ -12,7 +12,7 @@ from typing import Optional
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
-from .lint import dead_ends, endless, stale_labels, unreached, unused
+from .lint import dead_ends, endless, partial_tables, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
@@ -47,7 +47,7 @@ def cmd_validate(args) -> int:
             print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
             failed = True
             continue
-        problems = (unused(game.checker) + stale_labels(game.checker)
+        problems = (unused(game.checker) + stale_labels(game.checker) + partial_tables(game.checker)
                     + _simulate(game, args.playouts, args.steps, settings))
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)

@@ -63,7 +63,7 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
     path of a move in the random playouts, nor in those with another value of a parameter named
     in `tried` (one changed at a time). `elsewhere` maps an action to the (name, value) of a
     parameter the user set (in `settings`) with another value of which it did run."""
-    also = f", nor with another value of {_either(tried)}" if tried else ""
+    also = f", nor with another value of {_joined(tried, 'or')}" if tried else ""
     ran = f"never ran in {counted(playouts, 'random playout')}"
     out = []
     for sym in ck.globals.values():
@@ -92,6 +92,26 @@ def endless(ck: Checker, ended: int, playouts: int, steps: int) -> list:
                        "longer (and `play --max-moves N` stops games that go on)", severity="warning")]
 
 
+def partial_tables(ck: Checker) -> list:
+    """A warning for a table keyed by an enum that has entries for most of its values but not all:
+    reading a missing one fails while the rules run. (One with entries for half or fewer is taken
+    to be partial on purpose.)"""
+    out = []
+    for d in ck.decls:
+        t = ck.globals[d.name.name].type if isinstance(d, m.TableDecl) and d.name.name in ck.globals else None
+        if t is None or t[0] != "map" or t[1][0] != "enum" or t[1][1] not in ck.enums:
+            continue
+        keys = {e.key.id for e in d.entries if isinstance(e.key, m.Name)}
+        values = ck.enums[t[1][1]]
+        missing = [v for v in values if v not in keys]
+        if missing and len(missing) * 2 < len(values):
+            name = d.name.name
+            out.append(Diagnostic("partial-table", f"table '{name}' has no entry for {_joined(missing, 'and')}", d.name.span,
+                                  f"reading {name}[{missing[0]}] fails while the rules run; get({name}, k, d) "
+                                  "reads d where there is no entry", severity="warning"))
+    return out
+
+
 def dead_ends(ck: Checker, stuck: list, playouts: int) -> list:
     """A warning at the terminal condition when random playouts stopped at a dead end: a state
     that is not terminal where no move is legal (`stuck`: the moves played before each)."""
@@ -108,6 +128,6 @@ def dead_ends(ck: Checker, stuck: list, playouts: int) -> list:
         severity="warning")]
 
 
-def _either(names: list) -> str:
-    """`a`, `a or b`, `a, b or c`."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+def _joined(names: list, word: str) -> str:
+    """`a`, `a or b`, `a, b or c` (with `word` or, and so on)."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"

@@ -1649,6 +1649,54 @@ score banked
 """
 
 
+TABLE = """game "t"
+enum Colour { red, green, blue, white, black }
+table cost: Colour -> int { ENTRIES }
+state { n: 0..99 = 0 }
+action paint(c) "paint {c}" { n += cost[c] }
+turn { choose c in [red, green] paint(c) }
+terminal n >= 9
+score n
+"""
+
+
+@pytest.mark.parametrize("entries, warning", [
+    # 4 of 5 values: meant to cover them all, so black is a warning
+    ("red: 1, green: 2, blue: 3, white: 4",
+     "3:7: warning[partial-table]: table 'cost' has no entry for black"),
+    ("red: 1, green: 2, blue: 3", "3:7: warning[partial-table]: table 'cost' has no entry for white and black"),
+    ("red: 1, green: 2", None),  # 2 of 5: partial on purpose
+    ("red: 1, green: 2, blue: 3, white: 4, black: 5", None),
+])
+def test_validate_warns_of_a_table_keyed_by_an_enum_that_misses_a_few_values(tmp_path, engine_cli, entries, warning):
+    path = tmp_path / "table.rules"
+    path.write_text(TABLE.replace("ENTRIES", entries), encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert result.returncode == 0, result.stderr
+    if warning is None:
+        assert "partial-table" not in result.stderr, result.stderr
+    else:
+        assert f"{path}:{warning}\n" in result.stderr, result.stderr
+        assert "get(cost, k, d) reads d where there is no entry" in result.stderr
+
+
+def test_a_misspelt_record_field_is_not_said_to_be_declared_where_a_global_of_that_name_is(tmp_path):
+    # `power` is both a record field and a state field; the hint must not point at the state field
+    text = snippet("""
+        record Unit { power: int }
+        state { power: 0..9 = 0 }
+        action step { power += Unit(‸powr: 1).power }
+        turn { step }
+        terminal power == 9
+        score power
+        """)
+    clean, at_line, at_col = unmark(text)
+    _, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, "unknown field of Unit 'powr'",
+                                                             "did you mean 'power'?"), errors.render()
+
+
 def test_validate_warns_of_a_label_that_shows_a_field_its_action_resets(tmp_path, engine_cli):
     # hold's label reads pot after `pot = 0`, so every hold would read "hold 0"; add's label shows
     # the pot it made and count_round the round it counted, both on purpose, and draw no warning
