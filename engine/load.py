@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
+import attrs
+
 from . import model as m
 from . import types as T
 from .check import Checker, check
@@ -44,7 +46,10 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
     try:
         rf = parse_text(text, path)
     except RuleErrors as e:
-        raise RuleErrors(e.diagnostics, sources)
+        first, *rest = e.diagnostics
+        if p.suffix != ".rules" and first.hint is None:  # a path to some other file, given by mistake?
+            first = attrs.evolve(first, hint=f"{p.name} is not named NAME.rules: is it a rule file?")
+        raise RuleErrors([first, *rest], sources)
     decls: list = []
     errors: list = []
     for d in rf.decls:

@@ -1539,6 +1539,19 @@ def test_a_directory_given_for_a_rule_file_is_named_as_such(tmp_path, engine_cli
                         f"(expected a file such as {tmp_path}/NAME.rules)\n")
 
 
+def test_another_file_given_for_a_rule_file_gets_a_hint_at_its_first_syntax_error(tmp_path, engine_cli):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nSome words.\n", encoding="utf-8")
+    r = engine_cli("validate", str(notes))
+    assert r.returncode == 1
+    assert f"{notes}:3:1: error[syntax]:" in r.stderr
+    assert "hint: notes.md is not named NAME.rules: is it a rule file?\n" in r.stderr
+    # the same text in a file named .rules is a rule file with a mistake: no such hint
+    rules = tmp_path / "notes.rules"
+    rules.write_text(notes.read_text(encoding="utf-8"), encoding="utf-8")
+    assert "is it a rule file" not in engine_cli("validate", str(rules)).stderr
+
+
 def test_a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte(tmp_path, engine_cli):
     path = tmp_path / "latin1.rules"
     path.write_bytes('game "g"\n# café\n'.encode("latin-1"))  # é is the byte 0xe9, column 6 of line 2
