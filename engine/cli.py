@@ -7,6 +7,7 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from typing import Optional
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted
@@ -103,12 +104,22 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 tried += [name] if name not in tried else []
                 missing -= more
     return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings)
-                     + endless(game.checker, ended, playouts, steps) + dead_ends(game.checker, stuck, playouts))
+                     + endless(game.checker, ended, playouts, steps)
+                     + dead_ends(game.checker, [n for n, _ in stuck], playouts, stuck and _why_stuck(game, settings,
+                                                                                                   stuck[0][1])))
+
+
+def _why_stuck(game, settings: dict, s) -> Counter:
+    """(span, why) -> how many ways through the turn a `require` or a field's range dropped in
+    state s, listed again by a copy of the game that counts them."""
+    drops: Counter = Counter()
+    load_game(game.path, settings, drops).legal_moves(s)
+    return drops
 
 
 def _tracked_playouts(game, playouts: int, steps: int, setting: str, until=None) -> tuple:
     """The problems random playouts met (see _playouts), the names of the actions that ran, how
-    many playouts ended, and the moves after which those that stopped at a dead end did; with
+    many playouts ended, and (moves played, state) for each that stopped at a dead end; with
     `until`, the playouts stop once all of those actions have run."""
     rng = random.Random(0)
     found: list = []
@@ -137,7 +148,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
     text of the parameter values, if not the ones validate was given). How many playouts
     ended (at a terminal state or a dead end) within `steps` moves; for each that stopped at a
     dead end (a state that is not terminal where no move is legal), the moves played before it
-    are appended to `stuck`."""
+    and that state are appended to `stuck`."""
     also = f" with {setting}" if setting else ""
     ended = 0
     for n in range(playouts):
@@ -170,7 +181,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                     move = None
                 ended += move is None
                 if move is None and stuck is not None:
-                    stuck.append(step)
+                    stuck.append((step, s))
                 if move is None or step == steps:
                     break
                 s = game.apply(s, move)

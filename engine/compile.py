@@ -10,6 +10,8 @@ once per way the program can go on (`choose`, `optional`).
 from __future__ import annotations
 
 import operator
+from collections import Counter
+from typing import Optional
 
 from . import model as m
 from . import runtime as rt
@@ -26,6 +28,12 @@ def _fail(span, msg, hint=None):
     raise RuleRuntimeError(span, msg, hint)
 
 
+def _dropped(drops: Counter, why: tuple) -> bool:
+    """Count a path dropped for a reason; False, as the step that dropped it returns."""
+    drops[why] += 1
+    return False
+
+
 _MISSING_KEY = "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"
 _OUTSIDE = "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"
 _OUTSIDE_SET = "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"
@@ -36,9 +44,12 @@ _EMPTY = "make sure it has an element first: `require len(xs) > 0`, or `if len(x
 class Compiler(PySource):
     """Turns checked declarations into closures, given the parameter values."""
 
-    def __init__(self, checker: Checker, params: dict):
+    def __init__(self, checker: Checker, params: dict, drops: Optional[Counter] = None):
         self.ck = checker
         self.params = params
+        # to explain a state where no move is legal: (span, why) -> how many paths a `require` or a
+        # field's range dropped there; None (no counting) in play
+        self.drops = drops
         self.nfields = len(checker.fields)
         (self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED, self.PICK, self.CALLED,
          self.PASSED) = (self.nfields + i for i in range(9))
@@ -554,7 +565,10 @@ class Compiler(PySource):
 
     def s_Require(self, s):
         f = self.expr(s.cond)
-        return SIMPLE, lambda env: bool(f(env))
+        if self.drops is None:
+            return SIMPLE, lambda env: bool(f(env))
+        drops, why = self.drops, (s.span, "where the `require` did not hold")
+        return SIMPLE, lambda env: bool(f(env)) or _dropped(drops, why)
 
     def field_setter(self, ident: m.Ident, value_fn):
         """A step storing value_fn(env) into a field, enforcing its declared bounds."""
@@ -570,10 +584,13 @@ class Compiler(PySource):
                     env[i] = lo if v < lo else hi if v > hi else v
                     return True
             else:
+                drops, why = self.drops, (ident.span, f"where '{ident.name}' would leave its range {lo}..{hi} "
+                                           "(unless the field says `clamp`)")
+
                 def setter(env):
                     v = value_fn(env)
                     if v < lo or v > hi:
-                        return False
+                        return drops is not None and _dropped(drops, why)
                     env[i] = v
                     return True
             return SIMPLE, setter

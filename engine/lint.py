@@ -112,20 +112,29 @@ def partial_tables(ck: Checker) -> list:
     return out
 
 
-def dead_ends(ck: Checker, stuck: list, playouts: int) -> list:
+def dead_ends(ck: Checker, stuck: list, playouts: int, drops: Optional[dict] = None) -> list:
     """A warning at the terminal condition when random playouts stopped at a dead end: a state
-    that is not terminal where no move is legal (`stuck`: the moves played before each)."""
+    that is not terminal where no move is legal (`stuck`: the moves played before each; `drops`:
+    (span, why) -> how many ways through the turn were dropped so at the first)."""
     ends = [d for d in ck.decls if isinstance(d, m.TerminalDecl)]
     if not stuck or not ends:
         return []
     many = "the random playout" if playouts == 1 else \
         f"{'all' if len(stuck) == playouts else len(stuck)} of {playouts:,} random playouts"
+    if drops:
+        top = sorted(drops.items(), key=lambda kv: (-kv[1], kv[0][0].line, kv[0][0].col))[:3]
+        places = [f"at line {span.line}, column {span.col}, {why}" for (span, why), _ in top]
+        n = top[0][1]
+        hint = (f"if the game ends there, say so in `terminal`; if not: at the first of them, {counted(n, 'way')} "
+                f"through the turn {'was' if n == 1 else 'were'} dropped {places[0]}"
+                + "".join(f"; {k:,} {where}" for (_, k), where in zip(top[1:], places[1:])))
+    else:
+        hint = "if the game ends there, say so in `terminal`; if a move should be legal there, a `require` may " \
+               "fail on every path, or a value may leave a field's range (which drops the move unless the field " \
+               "says `clamp`)"
     return [Diagnostic(
         "dead-end", f"{many} stopped where no move is legal and the game is not over (the first after "
-        f"{counted(min(stuck), 'move')})", ends[0].span,
-        "if the game ends there, say so in `terminal`; if a move should be legal there, a `require` may fail on "
-        "every path, or a value may leave a field's range (which drops the move unless the field says `clamp`)",
-        severity="warning")]
+        f"{counted(min(stuck), 'move')})", ends[0].span, hint, severity="warning")]
 
 
 def _joined(names: list, word: str) -> str:

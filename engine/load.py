@@ -1,6 +1,7 @@
 """From a path and `--set` values to a checked, compiled game."""
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Optional
 
@@ -167,10 +168,11 @@ def refuse_forbidden(ck: Checker, compiler: Compiler, settings: dict, path: str)
                 raise UsageError(f"{given}: {d.message} (forbidden at {d.span.file or path}:{d.span.line})")
 
 
-def load_game(path: str, settings: Optional[dict] = None) -> CompiledGame:
-    """Read, check and compile a rule file with parameter settings (name -> text)."""
+def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counter] = None) -> CompiledGame:
+    """Read, check and compile a rule file with parameter settings (name -> text). With `drops`,
+    the game counts there the paths that a `require` or a field's range drops (slower)."""
     ck, sources = check_file(path)
-    compiler = Compiler(ck, {})
+    compiler = Compiler(ck, {}, drops)
     title = next((d.title for d in ck.decls if isinstance(d, m.Game)), Path(path).stem)
     try:
         param_values(ck, compiler, dict(settings or {}))

@@ -1616,8 +1616,20 @@ def test_validate_warns_when_random_playouts_stop_where_no_move_is_legal(tmp_pat
     assert result.returncode == 0, result.stderr
     assert f"{path}:4:1: warning[dead-end]: all of 3 random playouts stopped where no move is legal and the game " \
            "is not over (the first after 4 moves)" in result.stderr
-    assert "unless the field says `clamp`" in result.stderr
+    # validate lists the moves of the first such state again, counting why each way was dropped:
+    # here the one way, where n += 2 (line 2, column 22) would make n 10
+    assert ("hint: if the game ends there, say so in `terminal`; if not: at the first of them, 1 way through the "
+            "turn was dropped at line 2, column 22, where 'n' would leave its range 0..9 (unless the field says "
+            "`clamp`)\n") in result.stderr
     assert result.stdout == f"{path}: ok (stuck, 1 warning)\n"
+    # a require that fails on both ways through the turn, counted at its place
+    path.write_text('state { n: 0..9 = 0 }\naction step(k) "step {k}" { require n < 4  n += k }\n'
+                    'turn { choose k in 1..2 step(k) }\nterminal n == 9\nscore n\n', encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert ("if not: at the first of them, 2 ways through the turn were dropped at line 2, column 29, where the "
+            "`require` did not hold\n") in result.stderr, result.stderr
+    path.write_text('state { n: 0..9 = 0 }\naction step "step" { n += 2 }\nturn { step }\n'
+                    'terminal n == 9\nscore n\n', encoding="utf-8")
     # the same game ending at n == 8 draws no such warning
     path.write_text(path.read_text().replace("terminal n == 9", "terminal n == 8"), encoding="utf-8")
     assert "dead-end" not in engine_cli("validate", str(path), "--playouts", "3").stderr
