@@ -337,7 +337,7 @@ def cmd_check(args) -> int:
     if args.json:
         out = {"file": args.file, "ok": f is None, "examples": r.examples, "steps": r.steps,
                "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
-                   "code": f.code, "message": f.message, "at": f.span and str(f.span),
+                   "code": f.code, "message": f.message, "hint": f.hint, "at": f.span and str(f.span),
                    "moves": list(f.moves), "state": f.state}}
         print(json.dumps(out))
     elif f is None:

@@ -136,6 +136,8 @@ def test_a_rule_that_fails_while_playing_is_reported_with_the_line_that_reaches_
     assert "hint: a list's indexes run from 0 to len(xs) - 1" in r.stdout
     assert numbered_moves(r.stdout) == ["go 2", "go 2"]
     assert "Traceback" not in r.stdout + r.stderr
+    failure = json.loads(run_engine("check", f, "--json").stdout)["failure"]
+    assert failure["hint"].startswith("a list's indexes run from 0 to len(xs) - 1")
 
 
 def test_json_output_is_one_object_with_the_failure():
@@ -146,6 +148,7 @@ def test_json_output_is_one_object_with_the_failure():
     assert out["failure"]["at"] == f"{FIXTURE}:29:1"
     assert out["failure"]["moves"] == ["press green", "press blue", "press red"]
     assert out["failure"]["state"] == {"matched": 3, "opened": 0, "presses": 3}
+    assert out["failure"]["hint"] is None  # a broken invariant has no hint
 
 
 def test_check_leaves_no_hypothesis_directory_behind(tmp_path):
