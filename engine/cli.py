@@ -41,7 +41,7 @@ def cmd_validate(args) -> int:
     failed = False
     for path in args.files:
         try:
-            game = load_game(path, settings)
+            game = load_game(path, settings, Counter())  # counting why moves were dropped costs 1-2%
         except RuleErrors as e:
             print(e.render(), file=sys.stderr)
             n = len(e.diagnostics)
@@ -85,6 +85,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     if playouts == 0:
         return []
     found, reached, ended, stuck = _tracked_playouts(game, playouts, steps, "")
+    drops = dict(game.compiler.drops or {})  # (span, why) -> paths dropped so in those playouts
     missing = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"} - reached
     tried, elsewhere = [], {}
     for given in (True, False):
@@ -103,7 +104,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
             else:
                 tried += [name] if name not in tried else []
                 missing -= more
-    return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings)
+    return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops)
                      + endless(game.checker, ended, playouts, steps)
                      + dead_ends(game.checker, [n for n, _ in stuck], playouts, stuck and _why_stuck(game, settings,
                                                                                                    stuck[0][1])))

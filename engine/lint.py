@@ -58,11 +58,12 @@ def _constant(ck: Checker, e) -> bool:
 
 
 def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewhere: Optional[dict] = None,
-              settings: Optional[dict] = None) -> list:
+              settings: Optional[dict] = None, drops: Optional[dict] = None) -> list:
     """A warning for each action named in `missing`: something calls it, but it completed on no
     path of a move in the random playouts, nor in those with another value of a parameter named
     in `tried` (one changed at a time). `elsewhere` maps an action to the (name, value) of a
-    parameter the user set (in `settings`) with another value of which it did run."""
+    parameter the user set (in `settings`) with another value of which it did run; `drops`,
+    (span, why) -> how many paths a `require` or a field's range dropped in the playouts."""
     also = f", nor with another value of {_joined(tried, 'or')}" if tried else ""
     ran = f"never ran in {counted(playouts, 'random playout')}"
     out = []
@@ -74,6 +75,8 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
             hint = (f"it ran with --set {name}={value} instead of {name}={settings[name]}, so it may be meant for "
                     f"other values of {name}; if it should run with {name}={settings[name]}, a `require` on its "
                     "way may never hold")
+        elif inside := _inside(drops or {}, sym.decl.span):
+            hint = f"no path through it ended a move in the states they reached{also}: {_dropped(inside, 'it')}"
         else:
             hint = (f"no path through it ended a move in the states they reached{also}: a `require` on its way "
                     "may never hold" + ("" if tried else " with these parameter values"))
@@ -122,12 +125,8 @@ def dead_ends(ck: Checker, stuck: list, playouts: int, drops: Optional[dict] = N
     many = "the random playout" if playouts == 1 else \
         f"{'all' if len(stuck) == playouts else len(stuck)} of {playouts:,} random playouts"
     if drops:
-        top = sorted(drops.items(), key=lambda kv: (-kv[1], kv[0][0].line, kv[0][0].col))[:3]
-        places = [f"at line {span.line}, column {span.col}, {why}" for (span, why), _ in top]
-        n = top[0][1]
-        hint = (f"if the game ends there, say so in `terminal`; if not: at the first of them, {counted(n, 'way')} "
-                f"through the turn {'was' if n == 1 else 'were'} dropped {places[0]}"
-                + "".join(f"; {k:,} {where}" for (_, k), where in zip(top[1:], places[1:])))
+        hint = "if the game ends there, say so in `terminal`; if not: at the first of them, " + \
+            _dropped(drops, "the turn")
     else:
         hint = "if the game ends there, say so in `terminal`; if a move should be legal there, a `require` may " \
                "fail on every path, or a value may leave a field's range (which drops the move unless the field " \
@@ -135,6 +134,22 @@ def dead_ends(ck: Checker, stuck: list, playouts: int, drops: Optional[dict] = N
     return [Diagnostic(
         "dead-end", f"{many} stopped where no move is legal and the game is not over (the first after "
         f"{counted(min(stuck), 'move')})", ends[0].span, hint, severity="warning")]
+
+
+def _inside(drops: dict, span) -> dict:
+    """The entries of `drops` whose place lies within span."""
+    return {(at, why): n for (at, why), n in drops.items()
+            if at.file == span.file and (span.line, span.col) <= (at.line, at.col) <= (span.end_line, span.end_col)}
+
+
+def _dropped(drops: dict, through: str) -> str:
+    """`3 ways through THROUGH were dropped at line L, column C, where ...; 1 at ...`: the three
+    places of `drops` ((span, why) -> count) that dropped the most."""
+    top = sorted(drops.items(), key=lambda kv: (-kv[1], kv[0][0].line, kv[0][0].col))[:3]
+    places = [f"at line {span.line}, column {span.col}, {why}" for (span, why), _ in top]
+    n = top[0][1]
+    return (f"{counted(n, 'way')} through {through} {'was' if n == 1 else 'were'} dropped {places[0]}"
+            + "".join(f"; {k:,} {where}" for (_, k), where in zip(top[1:], places[1:])))
 
 
 def _joined(names: list, word: str) -> str:

@@ -1593,6 +1593,19 @@ def test_validate_warns_of_an_action_that_never_ran_in_its_playouts(tmp_path, en
     assert "nor with another value of extra: a `require` on its way may never hold\n" in result.stderr
 
 
+def test_an_action_that_never_ran_is_told_where_its_ways_were_dropped(tmp_path, engine_cli):
+    # each of the 2 playouts reaches x = 0, 1, 2, 3 and 4 by step; in each of these 10 states the
+    # way through jump is dropped at its require (line 3, column 22), which needs x > 20
+    path = tmp_path / "jump.rules"
+    path.write_text('state { x: 0..9 = 0 }\naction step "step" { x += 1 }\naction jump "jump" { require x > 20  x += 2 }\n'
+                    'turn { either { step } or { jump } }\nterminal x >= 5\nscore x\n', encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert result.returncode == 0, result.stderr
+    assert f"{path}:3:8: warning[unreached]: action 'jump' never ran in 2 random playouts\n" in result.stderr
+    assert ("hint: no path through it ended a move in the states they reached: 10 ways through it were dropped at "
+            "line 3, column 22, where the `require` did not hold\n") in result.stderr, result.stderr
+
+
 def test_validate_warns_when_no_random_playout_ends(tmp_path, engine_cli):
     path = tmp_path / "endless.rules"
     path.write_text('state { n: int = 0 }\naction step "step" { n += 1 }\nturn { step }\n'
