@@ -1,4 +1,5 @@
-"""Benchmark: `engine solve` wall time and tic-tac-toe random playouts per second versus OpenSpiel."""
+"""Benchmark: `engine solve` wall time, tic-tac-toe random playouts per second versus OpenSpiel, and the
+parse and check of the largest rule file versus Lark's parse of it alone."""
 from __future__ import annotations
 
 import argparse
@@ -73,6 +74,39 @@ def bench_solve() -> None:
     print(table(rows, left=(0, 3)))
     for n in notes:
         print(n)
+
+
+CHECK_RUNS = 10
+
+
+def bench_check(runs: int = CHECK_RUNS) -> None:
+    """Print the time to parse and check the largest rule file, in this process, next to the time
+    Lark alone takes to parse it (the grammar built once beforehand for both)."""
+    sys.path.insert(0, str(ROOT))
+    from engine.load import check_file
+    from engine.parse import parser
+
+    path = max((ROOT / "rules").glob("*.rules"), key=lambda p: p.stat().st_size)
+    text = path.read_text(encoding="utf-8")
+    lark = parser()
+    check_file(str(path))  # the first run also builds the grammar and warms the caches
+    rel = path.relative_to(ROOT)
+    print(f"3. parse and check of the largest rule file, {rel} ({len(text.splitlines()):,} lines), "
+          f"{runs} runs each in this process")
+    rows = [["step", "best", "median", "target"]]
+    timed = {}
+    for label, work, target in [("Lark's parse alone  (baseline)", lambda: lark.parse(text, start="start"), ""),
+                                ("parse and check", lambda: check_file(str(path)), "well under 1 s")]:
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            work()
+            times.append(time.perf_counter() - start)
+        timed[label] = statistics.median(times)
+        rows.append([label, f"{min(times):.3f} s", f"{statistics.median(times):.3f} s", target])
+    print(table(rows, left=(0, 3)))
+    base, ours = timed.values()
+    print(f"  ratio parse and check / Lark's parse alone (medians): {ours / base:.2f}")
 
 
 def ours_batch(game, rng: random.Random, budget: float) -> tuple[int, int, int]:
@@ -191,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of each implementation's random.Random (default 0)")
     p.add_argument("--skip-solve", action="store_true", help="skip the `engine solve` wall-time measurement")
     p.add_argument("--skip-playouts", action="store_true", help="skip the tic-tac-toe playout measurement")
+    p.add_argument("--skip-check", action="store_true", help="skip the parse-and-check measurement")
     args = p.parse_args(argv)
     if args.seconds <= 0:
         p.error("--seconds must be positive")
@@ -201,6 +236,9 @@ def main(argv: list[str] | None = None) -> None:
     if not args.skip_playouts:
         print()
         bench_playouts(args.seconds, args.seed)
+    if not args.skip_check:
+        print()
+        bench_check()
 
 
 if __name__ == "__main__":
