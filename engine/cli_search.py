@@ -25,8 +25,7 @@ def add_parsers(sub):
     """The three subcommands, on the subparsers of the main parser."""
     s = sub.add_parser("search", help="plan a line with one search algorithm (one player)")
     _common(s)
-    s.add_argument("--algo", required=True, choices=ALGORITHMS, metavar="NAME",
-                   help=f"one of {', '.join(ALGORITHMS)}")
+    s.add_argument("--algo", required=True, type=_algorithm, metavar="NAME", help=f"one of {', '.join(ALGORITHMS)}")
     s.add_argument("--budget", type=int, default=10_000, help="forward-model calls in all (default 10000)")
     _algorithm_options(s)
     s.add_argument("--plot", metavar="FILE.png", help="draw the best score against forward-model calls")
@@ -229,6 +228,15 @@ def _is_number(text: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def _algorithm(name: str) -> str:
+    """The value of --algo: a name of ALGORITHMS, or an error naming the one that was likely meant."""
+    if name in ALGORITHMS:
+        return name
+    near = did_you_mean(name, ALGORITHMS)
+    raise argparse.ArgumentTypeError(f"no algorithm named '{name}'; " + (f"did you mean '{near}'? " if near else "")
+                                     + f"expected one of {', '.join(ALGORITHMS)}")
 
 
 def _load(args):

@@ -95,7 +95,12 @@ def one_line(message):
 
 def test_an_unknown_algorithm_is_a_usage_error_naming_the_known_ones():
     msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "nosuch"))
-    assert "nosuch" in msg and "max-score" in msg
+    assert "nosuch" in msg and "max-score" in msg and "did you mean" not in msg
+
+
+def test_a_misspelt_algorithm_is_named_as_the_one_likely_meant():
+    msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "mtcs"))
+    assert "argument --algo: no algorithm named 'mtcs'; did you mean 'mcts'? expected one of backtrack," in msg
 
 
 def test_a_zero_budget_is_a_usage_error():
