@@ -10,6 +10,8 @@ import time
 from collections import Counter
 from typing import Optional
 
+import attrs
+
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
@@ -44,18 +46,19 @@ def cmd_validate(args) -> int:
             game = load_game(path, settings, Counter())  # counting why moves were dropped costs 1-2%
         except RuleErrors as e:
             print(e.render(), file=sys.stderr)
-            n = len(e.diagnostics)
-            print(f"{path}: {n} error{'s' if n != 1 else ''}", file=sys.stderr)
+            print(f"{path}: {counted(len(e.diagnostics), 'error')}", file=sys.stderr)
             failed = True
             continue
         problems = (unused(game.checker) + stale_labels(game.checker) + partial_tables(game.checker)
                     + _simulate(game, args.playouts, args.steps, settings))
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)
-        if any(d.severity == "error" for d in problems):
+        errors = [d for d in problems if d.severity == "error"]
+        if errors:
+            print(f"{path}: {counted(len(errors), 'error')}", file=sys.stderr)
             failed = True
             continue
-        warned = f", {len(problems)} warning{'s' if len(problems) != 1 else ''}" if problems else ""
+        warned = f", {counted(len(problems), 'warning')}" if problems else ""
         print(f"{path}: ok ({game.title}{warned})")
     return 1 if failed else 0
 
@@ -85,6 +88,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     if playouts == 0:
         return []
     found, reached, ended, stuck = _tracked_playouts(game, playouts, steps, "")
+    found = _with_check_hint(found, game.path, settings)
     drops = dict(game.compiler.drops or {})  # (span, why) -> paths dropped so in those playouts
     missing = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"} - reached
     tried, elsewhere = [], {}
@@ -99,6 +103,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 continue
             tries = min(playouts, HINT_PLAYOUTS) if given else playouts
             found, more, _, _ = _tracked_playouts(alt, tries, steps, f"--set {name}={value}", until=left)
+            found = _with_check_hint(found, game.path, {**settings, name: value})
             if given:
                 elsewhere.update((a, (name, value)) for a in more & left)
             else:
@@ -108,6 +113,18 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                      + endless(game.checker, ended, playouts, steps)
                      + dead_ends(game.checker, [n for n, _ in stuck], playouts, stuck and _why_stuck(game, settings,
                                                                                                    stuck[0][1])))
+
+
+def _with_check_hint(found: list, path: str, settings: dict) -> list:
+    """The problems random playouts found, each hinting at the check command that finds a short
+    line of moves to it."""
+    return [attrs.evolve(d, hint="; ".join(h for h in (d.hint, _check_line(path, settings)) if h)) for d in found]
+
+
+def _check_line(path: str, settings: dict) -> str:
+    """A hint: the check command that finds a short line of moves to a rule failing."""
+    given = "".join(f" --set {k}={v}" for k, v in settings.items())
+    return f"`python -m engine check {path}{given}` finds a short line of moves that leads here"
 
 
 def _why_stuck(game, settings: dict, s) -> Counter:
@@ -393,8 +410,7 @@ def _check_hint(args) -> Optional[str]:
     """For a rule failing while a command ran: the check command that finds a short line to it."""
     if args is None or not isinstance(getattr(args, "file", None), str) or args.run is cmd_check:
         return None
-    settings = "".join(f" --set {p}" for p in args.set or ())
-    return f"`python -m engine check {args.file}{settings}` finds a short line of moves that leads here"
+    return _check_line(args.file, parse_settings(args.set))
 
 
 def main(argv=None) -> int:

@@ -196,13 +196,13 @@ def test_an_entry_of_a_map_or_list_field_is_updated_in_place_of_the_field(tmp_pa
      "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"),
 ])
 def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, change, message, hint):
-    text = INDEX_UPDATES.replace("action go {", f"action go {{ {change}")
-    stderr = errors_of(tmp_path / "entries.rules", text)
+    f = tmp_path / "entries.rules"
+    stderr = errors_of(f, INDEX_UPDATES.replace("action go {", f"action go {{ {change}"))
     assert f"error[runtime]: {message} (in a random playout)" in stderr, stderr
-    if hint:
-        assert f"hint: {hint}\n" in stderr, stderr
-    else:
-        assert "hint:" not in stderr, stderr
+    # then the check command that finds a short line to it
+    check = f"`python -m engine check {f}` finds a short line of moves that leads here\n"
+    assert f"hint: {hint}; {check}" in stderr if hint else f"hint: {check}" in stderr, stderr
+    assert stderr.endswith(f"{f}: 1 error\n"), stderr
 
 
 def test_a_def_called_with_a_list_and_with_a_bag_checks_clean_and_runs(tmp_path):

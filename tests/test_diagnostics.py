@@ -1606,6 +1606,17 @@ def test_an_action_that_never_ran_is_told_where_its_ways_were_dropped(tmp_path, 
             "line 3, column 22, where the `require` did not hold\n") in result.stderr, result.stderr
 
 
+def test_an_invariant_broken_in_a_random_playout_hints_at_check(tmp_path, engine_cli):
+    path = tmp_path / "inv.rules"
+    path.write_text('state { n: 0..9 = 0 }\naction step(k) "step {k}" { n += k }\nturn { choose k in 1..2 step(k) }\n'
+                    'terminal n >= 6\nscore n\ninvariant n != 5\n', encoding="utf-8")
+    result = engine_cli("validate", str(path))
+    assert result.returncode == 1
+    assert f"{path}:6:1: error[invariant]: invariant does not hold after " in result.stderr
+    assert f"hint: `python -m engine check {path}` finds a short line of moves that leads here\n" in result.stderr
+    assert result.stderr.endswith(f"{path}: 1 error\n")
+
+
 def test_validate_warns_when_no_random_playout_ends(tmp_path, engine_cli):
     path = tmp_path / "endless.rules"
     path.write_text('state { n: int = 0 }\naction step "step" { n += 1 }\nturn { step }\n'
@@ -1783,6 +1794,9 @@ def test_validate_plays_other_parameter_values_for_an_action_the_given_ones_neve
     assert result.returncode == 1
     assert (f"{path}:8:25: error[runtime]: no entry 2 in [1, 2] (in a random playout with --set mode=flying)"
             in result.stderr)
+    # the check command in the hint plays with both values
+    assert f"`python -m engine check {path} --set steps=2 --set mode=flying` finds a short line" in result.stderr
+    assert result.stderr.endswith(f"{path}: 1 error\n")
     # with mode given, crawl is still a warning, whose hint says where it runs; fly runs with no
     # other value of mode (flying is forbidden with steps=1) nor of steps
     result = engine_cli("validate", str(path), "--playouts", "2", "--set", "mode=walking")
