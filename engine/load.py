@@ -113,7 +113,9 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
         elif t[0] == "enum":
             values = ck.enums.get(t[1], ())
             if raw not in values:
-                raise UsageError(f"--set {name}={raw}: '{name}' takes one of {', '.join(values)}")
+                near = did_you_mean(raw, values)
+                raise UsageError(f"--set {name}={raw}: " + (f"did you mean {near}? " if near else "")
+                                 + f"'{name}' takes one of {', '.join(values)}")
             v = compiler.enum_values[(t[1], raw)]
         else:
             raise UsageError(f"--set {name}={raw}: '{name}' cannot be set from the command line")

@@ -1511,6 +1511,7 @@ def test_a_misspelt_variant_lists_or_suggests_the_intended_value(engine_cli):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "variant" in lines[0] and "blog" in lines[0], result.stderr
+    assert lines[0] == "error: --set variant=blgo: did you mean blog? 'variant' takes one of official, blog"
 
 
 def test_the_real_rule_files_check_clean():
