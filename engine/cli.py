@@ -111,8 +111,8 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 missing -= more
     return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops)
                      + endless(game.checker, ended, playouts, steps)
-                     + dead_ends(game.checker, [n for n, _ in stuck], playouts, stuck and _why_stuck(game, settings,
-                                                                                                   stuck[0][1])))
+                     + dead_ends(game.checker, [n for n, _ in stuck], playouts,
+                                 stuck and _why_stuck(game, settings, min(stuck, key=lambda x: x[0])[1])))
 
 
 def _with_check_hint(found: list, path: str, settings: dict) -> list:

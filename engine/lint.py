@@ -109,9 +109,9 @@ def partial_tables(ck: Checker) -> list:
         missing = [v for v in values if v not in keys]
         if missing and len(missing) * 2 < len(values):
             name = d.name.name
-            out.append(Diagnostic("partial-table", f"table '{name}' has no entry for {_joined(missing, 'and')}", d.name.span,
-                                  f"reading {name}[{missing[0]}] fails while the rules run; get({name}, k, d) "
-                                  "reads d where there is no entry", severity="warning"))
+            out.append(Diagnostic("partial-table", f"table '{name}' has no entry for {_joined(missing, 'and')}",
+                                  d.name.span, f"reading {name}[{missing[0]}] fails while the rules run; "
+                                  f"get({name}, k, d) reads d where there is no entry", severity="warning"))
     return out
 
 

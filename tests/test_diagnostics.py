@@ -1173,7 +1173,8 @@ QUOTED_GAME = """
     ('require ‸last == "B"', "cannot compare player with str", "B is a player: write it without quotes"),
     ('require ‸"red" != paint[current]', "cannot compare str with Colour",
      "red is a value of Colour: write it without quotes"),
-    ('paint[current] = ‸"blue"', "the value must be Colour, got str", "blue is a value of Colour: write it without quotes"),
+    ('paint[current] = ‸"blue"', "the value must be Colour, got str",
+     "blue is a value of Colour: write it without quotes"),
     ('paint[‸"A"] = red', "the key must be player, got str", "A is a player: write it without quotes"),
     ('require paint[‸"A"] == red', "the key must be player, got str", "A is a player: write it without quotes"),
     ('last = ‸"A"', "'last' is player, got str", "A is a player: write it without quotes"),
@@ -1598,7 +1599,8 @@ def test_an_action_that_never_ran_is_told_where_its_ways_were_dropped(tmp_path, 
     # each of the 2 playouts reaches x = 0, 1, 2, 3 and 4 by step; in each of these 10 states the
     # way through jump is dropped at its require (line 3, column 22), which needs x > 20
     path = tmp_path / "jump.rules"
-    path.write_text('state { x: 0..9 = 0 }\naction step "step" { x += 1 }\naction jump "jump" { require x > 20  x += 2 }\n'
+    path.write_text('state { x: 0..9 = 0 }\naction step "step" { x += 1 }\n'
+                    'action jump "jump" { require x > 20  x += 2 }\n'
                     'turn { either { step } or { jump } }\nterminal x >= 5\nscore x\n', encoding="utf-8")
     result = engine_cli("validate", str(path), "--playouts", "2")
     assert result.returncode == 0, result.stderr
