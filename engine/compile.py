@@ -47,8 +47,8 @@ class Compiler(PySource):
     def __init__(self, checker: Checker, params: dict, drops: Optional[Counter] = None):
         self.ck = checker
         self.params = params
-        # to explain a state where no move is legal: (span, why) -> how many paths a `require` or a
-        # field's range dropped there; None (no counting) in play
+        # for validate to explain moves that never happen: (span, why) -> how many paths a `require`
+        # or a field's range dropped; None (no counting) elsewhere
         self.drops = drops
         self.nfields = len(checker.fields)
         (self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED, self.PICK, self.CALLED,
