@@ -336,8 +336,8 @@ def _solve_by_iteration(args, game, t0: float) -> int:
 
 
 def cmd_check(args) -> int:
-    from .properties import BUILT_IN, check_game  # Hypothesis takes a while to import; only check needs it
-    for flag, n in (("--examples", args.examples), ("--steps", args.steps)):
+    from .properties import BUILT_IN, check_in_parts  # Hypothesis takes a while to import; only check needs it
+    for flag, n in (("--examples", args.examples), ("--steps", args.steps), ("--jobs", args.jobs)):
         if n < 1:
             raise UsageError(f"{flag} {n}: expected a positive number")
     game = load_game(args.file, parse_settings(args.set))
@@ -348,8 +348,8 @@ def cmd_check(args) -> int:
         print(e.render(), file=sys.stderr)
         return 2
     bar = ProgressBar(args.examples, "examples", eta=True)
-    r = check_game(game, examples=args.examples, seed=args.seed, steps=args.steps, extra_invariants=extra,
-                   progress=lambda n, k: bar.update(n, f"{k:,} moves"))
+    r = check_in_parts(game, jobs=args.jobs, examples=args.examples, seed=args.seed, steps=args.steps,
+                       extra_invariants=extra, progress=lambda n, k: bar.update(n, f"{k:,} moves"))
     bar.close()
     f = r.failure
     if args.json:
@@ -399,6 +399,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0, help="seed for Hypothesis (default 0)")
     c.add_argument("--steps", type=int, default=1000, help="moves per line at most (default 1000)")
     c.add_argument("--invariant", action="append", metavar="EXPR", help="one more invariant (repeatable)")
+    c.add_argument("--jobs", type=int, default=1,
+                   help="processes sharing the examples, each with a seed of its own (default 1)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(run=cmd_check)
     add_parsers(sub)

@@ -13,6 +13,7 @@ steps up to its step count (or reject the example if no rule applies).
 from __future__ import annotations
 
 import math
+import multiprocessing
 import tempfile
 from contextlib import contextmanager
 from typing import Callable, Optional, Sequence
@@ -23,6 +24,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 from hypothesis.errors import HypothesisException
 
+from search.play import leave_interrupts_to_the_parent
 from search.protocol import CHANCE
 from .diagnostics import RuleRuntimeError
 from .model import Span
@@ -85,6 +87,54 @@ def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
                 break
             steps = len(found.moves) - 1
     return Report(run.examples, run.steps, run.ninvariants, failure)
+
+
+_PARTS: Optional[tuple] = None  # what the forked parts of check_in_parts check: set before the pool forks
+
+
+def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps: int = 1000,
+                   extra_invariants: Sequence = (), progress: Optional[Callable] = None) -> Report:
+    """check_game shared among `jobs` forked processes, where the platform forks: part i checks
+    its share of the examples with seed `seed * 1000 + i`. The counts add up; of the failures the
+    parts found, the one with the fewest moves is reported (the earliest part's on a tie). The
+    same seed and jobs give the same report; another number of jobs plays other lines."""
+    global _PARTS
+    jobs = min(jobs, examples)
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return check_game(game, examples=examples, seed=seed, steps=steps, extra_invariants=extra_invariants,
+                          progress=progress)
+    context = multiprocessing.get_context("fork")
+    counts = context.Array("q", 2 * jobs, lock=False)  # examples and steps so far, part by part
+    _PARTS = (game, examples, seed, steps, tuple(extra_invariants), jobs, counts)
+    try:
+        pool = context.Pool(jobs, initializer=leave_interrupts_to_the_parent)
+        try:
+            result = pool.map_async(_check_part, range(jobs))
+            while not result.ready():
+                result.wait(0.2)
+                if progress is not None:
+                    progress(sum(counts[0::2]), sum(counts[1::2]))
+            reports = result.get()
+            pool.close()
+            pool.join()
+        except BaseException:  # interrupted
+            pool.terminate()
+            raise
+    finally:
+        _PARTS = None
+    failures = [r.failure for r in reports if r.failure is not None]
+    return Report(sum(r.examples for r in reports), sum(r.steps for r in reports), reports[0].invariants,
+                  min(failures, key=lambda f: len(f.moves)) if failures else None)
+
+
+def _check_part(i: int) -> Report:
+    """In a forked process: part i of check_in_parts."""
+    game, examples, seed, steps, extra, jobs, counts = _PARTS
+
+    def progress(n: int, k: int):
+        counts[2 * i], counts[2 * i + 1] = n, k
+    return check_game(game, examples=examples // jobs + (i < examples % jobs), seed=seed * 1000 + i, steps=steps,
+                      extra_invariants=extra, progress=progress)
 
 
 def _search(run: "_Run", examples: int, seed: int, steps: int) -> Optional[Failure]:

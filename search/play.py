@@ -148,7 +148,7 @@ def _games(job: _Job, games: range, jobs: int):
     _JOB, _STOP = job, context.Event()
     failure = None
     try:
-        pool = context.Pool(min(jobs, len(games)), initializer=_leave_interrupts_to_the_parent)
+        pool = context.Pool(min(jobs, len(games)), initializer=leave_interrupts_to_the_parent)
         try:
             stopped = False
             for kind, value in pool.imap(_forked_game, games):
@@ -169,7 +169,7 @@ def _games(job: _Job, games: range, jobs: int):
         raise failure
 
 
-def _leave_interrupts_to_the_parent():
+def leave_interrupts_to_the_parent():
     """In a worker: Ctrl-C (sent to the whole process group) is the parent's to handle; it ends
     the pool, so a worker neither prints its own traceback nor dies before the parent knows."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -151,6 +151,17 @@ def test_json_output_is_one_object_with_the_failure():
     assert out["failure"]["hint"] is None  # a broken invariant has no hint
 
 
+def test_jobs_share_the_examples_and_the_shortest_failure_is_reported():
+    # 31 examples in 2 processes: 16 and 15, which add up to the 31 asked for
+    ok = run_engine("check", "rules/tictactoe.rules", "--examples", 31, "--jobs", 2)
+    assert ok.returncode == 0 and "ok (31 examples, " in ok.stdout, ok.stdout + ok.stderr
+    # the fixture's shortest failing line, as with one process; the same seed and jobs, the same report
+    first, second = (run_engine("check", FIXTURE, "--jobs", 2) for _ in range(2))
+    assert first.returncode == 1
+    assert numbered_moves(first.stdout) == ["press green", "press blue", "press red"]
+    assert first.stdout == second.stdout
+
+
 def test_check_leaves_no_hypothesis_directory_behind(tmp_path):
     r = subprocess.run([sys.executable, "-m", "engine", "check", ROOT / "tests" / "fixtures" / "subtle.rules"],
                        cwd=tmp_path, capture_output=True, text=True, timeout=120)
@@ -185,6 +196,7 @@ def test_the_second_invariant_is_line_2_of_the_command_line_source():
     (["rules/nidavellir.rules", "--examples", "0"], "error: --examples 0: expected a positive number"),
     (["rules/nidavellir.rules", "--set", "players=9"], "error: --set players=9: 'players' must be in 2..5"),
     (["rules/missing.rules"], "error: rules/missing.rules: no such rule file"),
+    (["rules/nidavellir.rules", "--jobs", "0"], "error: --jobs 0: expected a positive number"),
 ])
 def test_usage_errors_exit_2_in_one_line(args, message):
     r = run_engine("check", *args)
