@@ -40,6 +40,8 @@ OTHER_LANGUAGES = {
     "range": "`a..b` is the whole numbers from a to b, both included",
     "None": "there is no empty value: `k in m` tells whether a map has the key k",
     "null": "there is no empty value: `k in m` tells whether a map has the key k",
+    **dict.fromkeys(("player", "self", "me"), "the player whose turn it is is `current`; `score for p: EXPR` "
+                                               "names each player in turn"),
 }
 """Hints for names that other languages have and the rules language spells otherwise."""
 OTHER_LANGUAGE_STATEMENTS = {

@@ -131,8 +131,11 @@ class ExpressionChecks:
         rt = self.expr(e.right, lt if op in ("==", "!=") and lt != T.ANY else None)
         if op in ("==", "!="):
             if T.join(lt, rt) is None:
+                empty = any(isinstance(x, m.EmptyLit) or isinstance(x, (m.ListLit, m.SetLit)) and not x.items
+                            for x in (e.left, e.right))
                 self.error("type-mismatch", f"cannot compare {T.show(lt)} with {T.show(rt)}", e.span,
-                           self.quoted_value_hint(e.left, rt) or self.quoted_value_hint(e.right, lt))
+                           self.quoted_value_hint(e.left, rt) or self.quoted_value_hint(e.right, lt)
+                           or ("`len(x) == 0` tells whether a collection is empty" if empty else None))
             return T.BOOL
         if op in ("<", "<=", ">", ">="):
             if T.join(lt, rt) is None or not (T.is_ordered(lt) and self.sortable(lt)):

@@ -252,6 +252,9 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got == "then" and re.match(r"\s*(when|chance\s+when)\b", line_before):
         return "a block follows the condition without `then`: " + \
             ("chance when COND { ... }" if "chance" in line_before else "when COND { ... }")
+    ifs = list(re.finditer(r"\bif\b", line_before))
+    if ifs and re.search(r"(?:==|!=|<=|>=|<|>|\+|-|\*|%|//|\band|\bor|\bnot)\s*$", line_before[:ifs[-1].start()]):
+        return "an `if` inside a larger expression goes in brackets: x + (if COND then A else B)"
     if got == "{" and re.fullmatch(r"\s*chance\s*", line_before):
         return "a chance block says when it runs: chance when COND { ... }"
     if got in ("from", "of") and (names := re.search(r"\b(choose|for|draw)\s+(\w+(?:\s*,\s*\w+)*)\s*$", line_before)):

@@ -866,6 +866,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
      "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"),
     ("either ‸moves += 2", "`either` takes a block in braces: either { ... }"),
     ("moves += 1  optional ‸done = yes", "`optional` takes a block in braces: optional { ... }"),
+    ("moves += 1 + if done then ‸1 else 0",
+     "an `if` inside a larger expression goes in brackets: x + (if COND then A else B)"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
@@ -1179,8 +1181,12 @@ QUOTED_GAME = """
     ('require paint[‸"A"] == red', "the key must be player, got str", "A is a player: write it without quotes"),
     ('last = ‸"A"', "'last' is player, got str", "A is a player: write it without quotes"),
     ('require ‸last == "C"', "cannot compare player with str", None),  # no player C
+    ("require ‸keys(paint) == {}", "cannot compare list<player> with map<any, any>",
+     "`len(x) == 0` tells whether a collection is empty"),
+    ("require ‸player == A", "unknown name 'player'",
+     "the player whose turn it is is `current`; `score for p: EXPR` names each player in turn"),
 ])
-def test_a_value_written_in_quotes_gets_a_hint_to_drop_them(tmp_path, line, message, hint):
+def test_a_value_of_another_type_or_a_name_from_elsewhere_gets_a_hint(tmp_path, line, message, hint):
     clean, at_line, at_col = unmark(snippet(QUOTED_GAME.replace("LINE", line)))
     _, errors = first_diagnostic(tmp_path, clean)
     d = errors.diagnostics[0]
