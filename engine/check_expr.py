@@ -3,6 +3,7 @@ it makes (built-ins, records, defs and comprehensions). `Checker` (check.py) tak
 report through its `error` and look names up in its scopes."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Optional
 
 from . import model as m
@@ -527,8 +528,7 @@ class ExpressionChecks:
         """The type of the elements of a literal, which must be one type: the wanted one, or else
         the one most of them have. One error, at the first element of another type."""
         types = [self.expr(i, want_el) for i in items]
-        shown = [T.show(it) for it in types]
-        t = want_el or (types[shown.index(max(shown, key=shown.count))] if types else T.ANY)
+        t = want_el or (Counter(types).most_common(1)[0][0] if types else T.ANY)  # ties: the first seen
         odd = []
         for i, it in zip(items, types):
             j = T.join(t, it)
