@@ -745,6 +745,14 @@ def first_diagnostic(tmp_path: Path, text: str):
     return str(path), info.value
 
 
+def first_at_marker(tmp_path: Path, marked: str):
+    """The first diagnostic of the marked text (see unmark), the marker's (line, column), and the
+    RuleErrors (for a failure message)."""
+    clean, line, col = unmark(marked)
+    _, errors = first_diagnostic(tmp_path, clean)
+    return errors.diagnostics[0], (line, col), errors
+
+
 def test_the_table_has_at_least_35_distinct_mistakes():
     assert len(BROKEN) >= 35
     assert len(ROWS) == len(BROKEN), "row ids are unique"
@@ -870,17 +878,13 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
      "an `if` inside a larger expression goes in brackets: x + (if COND then A else B)"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
-    clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", line)))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
 
 
 def test_a_conditional_written_as_python_writes_it_hints_that_if_comes_first(tmp_path):
-    clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace("LINE", "moves += 1").replace(
-        "score moves", "score 1 ‸if done else 0")))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    marked = snippet(HABIT_GAME.replace("LINE", "moves += 1").replace("score moves", "score 1 ‸if done else 0"))
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
     assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, "`if` comes first in an expression: "
                                                  "if COND then A else B"), errors.render()
 
@@ -890,10 +894,9 @@ def test_a_conditional_written_as_python_writes_it_hints_that_if_comes_first(tmp
     ("def twice(n‸: int) = 2 * n\naction step { moves += twice(1) }", "def twice(a, b)"),
 ])
 def test_a_parameter_written_with_its_type_hints_that_parameters_have_none(tmp_path, header, hint):
-    clean, at_line, at_col = unmark(snippet(HABIT_GAME).replace("action step { LINE }", header)
-                                    .replace("turn { step }", "turn { step(1) }" if "step(" in header else "turn { step }"))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    marked = snippet(HABIT_GAME).replace("action step { LINE }", header).replace(
+        "turn { step }", "turn { step(1) }" if "step(" in header else "turn { step }")
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
     assert (d.span.line, d.span.col, d.hint) == (
         at_line, at_col, f"parameters are names without types (the checker works them out): {hint}"), errors.render()
 
@@ -921,9 +924,7 @@ def test_a_collection_of_another_kind_hints_at_the_built_in_that_makes_the_kind_
     empty = "[]" if field.startswith("list") else "{}"
     text = NAMES_GAME.replace("seen: map<int, int> = {}", f"xs: {field} = {empty}").replace(
         "seen[moves] = WHAT", f"xs = ‸{value}")
-    clean, at_line, at_col = unmark(snippet(text))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(text))
     assert (d.span.line, d.span.col, d.code, d.hint) == (at_line, at_col, "type-mismatch", hint), errors.render()
 
 
@@ -933,16 +934,13 @@ def test_a_collection_of_another_kind_hints_at_the_built_in_that_makes_the_kind_
      "a block follows the condition without `then`: chance when COND { ... }"),
 ])
 def test_then_after_the_condition_of_a_block_gets_a_hint(tmp_path, block, hint):
-    clean, at_line, at_col = unmark(snippet(NAMES_GAME.replace("WHAT", "1")) + block + "\n")
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(NAMES_GAME.replace("WHAT", "1")) + block + "\n")
     assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, hint), errors.render()
 
 
 def test_a_chance_block_without_when_hints_at_when(tmp_path):
-    clean, at_line, at_col = unmark(snippet(NAMES_GAME.replace("WHAT", "1")) + "chance ‸{ draw d in [1, 2] }\n")
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    marked = snippet(NAMES_GAME.replace("WHAT", "1")) + "chance ‸{ draw d in [1, 2] }\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
     assert (d.span.line, d.span.col, d.hint) == (
         at_line, at_col, "a chance block says when it runs: chance when COND { ... }"), errors.render()
 
@@ -956,10 +954,8 @@ def test_a_name_bound_by_let_changed_hints_at_a_second_let(tmp_path):
 
 
 def test_a_label_built_with_plus_hints_that_values_go_in_braces(tmp_path):
-    clean, at_line, at_col = unmark(snippet(HABIT_GAME.replace('action step { LINE }',
-                                                               'action step "moves " ‸+ moves { moves += 1 }')))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    marked = snippet(HABIT_GAME.replace('action step { LINE }', 'action step "moves " ‸+ moves { moves += 1 }'))
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
     assert (d.span.line, d.span.col, d.hint) == (
         at_line, at_col, 'a label is one string, with values in braces: "trade {a} for {b}"'), errors.render()
 
@@ -970,9 +966,7 @@ def test_a_label_built_with_plus_hints_that_values_go_in_braces(tmp_path):
     "score moves\n",
 ])
 def test_a_declaration_inside_a_block_left_open_names_the_open_brace(tmp_path, text):
-    clean, at_line, at_col = unmark(text)
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
     assert (d.span.line, d.span.col, d.hint) == (
         at_line, at_col, "is a '}' missing? The '{' at line 2, column 13 is still open"), errors.render()
 
@@ -1077,9 +1071,7 @@ FIELD_GAME = """
     ("left: 0..9 = 9  done: bool‸", "done: bool = VALUE"),
 ])
 def test_a_state_field_without_an_initial_value_is_named_where_the_value_goes(tmp_path, field, hint):
-    clean, at_line, at_col = unmark(snippet(FIELD_GAME.replace("FIELD", field)))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(FIELD_GAME.replace("FIELD", field)))
     name = hint.split(":")[0]
     assert (d.code, d.message, d.span.line, d.span.col, d.hint) == (
         "syntax", f"state field '{name}' has no initial value", at_line, at_col,
@@ -1087,7 +1079,7 @@ def test_a_state_field_without_an_initial_value_is_named_where_the_value_goes(tm
 
 
 def test_a_record_field_needs_no_initial_value_so_gets_no_such_hint(tmp_path):
-    clean, at_line, at_col = unmark(snippet("""
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet("""
         record Coin { value: int  ‸= 3 }
         state { moves: 0..9 = 0 }
         action step { moves += 1 }
@@ -1095,8 +1087,6 @@ def test_a_record_field_needs_no_initial_value_so_gets_no_such_hint(tmp_path):
         terminal moves == 9
         score moves
         """))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
     assert (d.span.line, d.span.col) == (at_line, at_col) and "initial value" not in d.message + (d.hint or "")
 
 
@@ -1118,9 +1108,7 @@ NAMES_GAME = """
      "there is no empty value: `k in m` tells whether a map has the key k"),
 ])
 def test_a_name_from_another_language_gets_a_hint(tmp_path, what, message, hint):
-    clean, at_line, at_col = unmark(snippet(NAMES_GAME.replace("WHAT", what)))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(NAMES_GAME.replace("WHAT", what)))
     assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, message, hint), errors.render()
 
 
@@ -1187,9 +1175,7 @@ QUOTED_GAME = """
      "the player whose turn it is is `current`; `score for p: EXPR` names each player in turn"),
 ])
 def test_a_value_of_another_type_or_a_name_from_elsewhere_gets_a_hint(tmp_path, line, message, hint):
-    clean, at_line, at_col = unmark(snippet(QUOTED_GAME.replace("LINE", line)))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(QUOTED_GAME.replace("LINE", line)))
     assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, message, hint), errors.render()
 
 
@@ -1198,10 +1184,8 @@ def test_a_value_of_another_type_or_a_name_from_elsewhere_gets_a_hint(tmp_path, 
     ("score n\nheuristic h = n - ‸q", "`heuristic h for q = EXPR` names each player in turn"),
 ])
 def test_a_player_named_in_a_score_without_for_gets_a_hint(tmp_path, declaration, hint):
-    clean, at_line, at_col = unmark(snippet(QUOTED_GAME.replace("LINE", "require yes").replace("score for p: n",
-                                                                                              declaration)))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    marked = snippet(QUOTED_GAME.replace("LINE", "require yes").replace("score for p: n", declaration))
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
     assert (d.span.line, d.span.col, d.code, d.hint) == (at_line, at_col, "unknown-name", hint), errors.render()
 
 
@@ -1224,7 +1208,7 @@ def test_let_in_a_def_hints_that_a_def_is_one_expression(tmp_path, text):
 
 
 def test_score_with_a_player_but_without_for_hints_at_for(tmp_path):
-    clean, at_line, at_col = unmark(snippet("""
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet("""
         players A, B
         state { moves: 0..9 = 0 }
         action step { moves += 1 }
@@ -1232,8 +1216,6 @@ def test_score_with_a_player_but_without_for_hints_at_for(tmp_path):
         terminal moves == 9
         score p‸: moves
         """))
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
     assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, "`score for p: EXPR` scores each player")
 
 
@@ -1748,9 +1730,7 @@ def test_a_misspelt_record_field_is_not_said_to_be_declared_where_a_global_of_th
         terminal power == 9
         score power
         """)
-    clean, at_line, at_col = unmark(text)
-    _, errors = first_diagnostic(tmp_path, clean)
-    d = errors.diagnostics[0]
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
     assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, "unknown field of Unit 'powr'",
                                                              "did you mean 'power'?"), errors.render()
 
