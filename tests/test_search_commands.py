@@ -404,3 +404,12 @@ def test_stats_of_a_game_that_never_ends_stops_at_its_default_depth(tmp_path):
     assert all(d["states"] == 1 and d["ended"] == 0 for d in out["depths"])
     r = run_engine("stats", path, "--depth", "5")
     assert "stopped" not in r.stdout  # a depth given is the depth wanted
+
+
+def test_a_python_without_lark_is_told_to_install_the_project_with_the_usage_exit_status():
+    # -S leaves the site-packages (where lark is installed) off the path; the repository root stays on it.
+    run = subprocess.run([sys.executable, "-S", "-m", "engine", "validate", "rules/tictactoe.rules"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert "needs the Python package 'lark'" in run.stderr and "pip install -e ." in run.stderr
+    assert "Traceback" not in run.stderr
