@@ -36,7 +36,9 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
         raise UsageError(f"{path}: a directory, not a rule file "
                          f"(expected a file such as {path.rstrip('/')}/NAME.rules)")
     if not p.is_file():
-        raise UsageError(f"{path}: no such rule file")
+        # a device or a pipe is read again for each --set tried, so only a regular file will do
+        raise UsageError(f"{path}: not a regular file (a device or a pipe?); give the path of a rule file"
+                         if p.exists() else f"{path}: no such rule file")
     try:
         text = p.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as e:

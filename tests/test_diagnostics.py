@@ -19,6 +19,7 @@ failing marker check, not as a wrong expectation about the engine.
 """
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -1527,6 +1528,14 @@ def test_a_directory_given_for_a_rule_file_is_named_as_such(tmp_path, engine_cli
     assert r.returncode == 2
     assert r.stderr == (f"error: {tmp_path}: a directory, not a rule file "
                         f"(expected a file such as {tmp_path}/NAME.rules)\n")
+
+
+def test_a_device_given_for_a_rule_file_is_not_called_missing(tmp_path, engine_cli):
+    r = engine_cli("validate", os.devnull)
+    assert r.returncode == 2
+    assert r.stderr == (f"error: {os.devnull}: not a regular file (a device or a pipe?); "
+                        "give the path of a rule file\n")
+    assert engine_cli("validate", str(tmp_path / "gone.rules")).stderr == f"error: {tmp_path}/gone.rules: no such rule file\n"
 
 
 def test_another_file_given_for_a_rule_file_gets_a_hint_at_its_first_syntax_error(tmp_path, engine_cli):
