@@ -80,6 +80,12 @@ class ExpressionChecks:
     def expr_StrLit(self, e, want):
         return T.STR
 
+    def expr_Template(self, e: m.Template, want):
+        for part in e.parts:
+            if not isinstance(part, str):
+                self.expr(part)
+        return T.STR
+
     def expr_Name(self, e: m.Name, want):
         sym = self.lookup(e.id)
         if sym is None:
@@ -160,6 +166,13 @@ class ExpressionChecks:
                        "`m[k] = v` adds or changes an entry; a comprehension such as "
                        "{k: m[k] for k in keys(m) where k != x} makes a map with fewer")
             return lt
+        if op == "+" and T.STR in (lt, rt):  # one error for a + b + c, at the first '+'
+            inner = isinstance(e.left, m.BinOp) and e.left.op == "+" and lt == T.STR
+            if not inner:
+                self.error("type-mismatch", f"'+' does not join strings, got {T.show(lt)} and {T.show(rt)}", e.span,
+                           'a string fills in the values in its braces: "{a}-{b}"; join(sep, strings) joins a '
+                           'list')
+            return T.STR
         for side, st in ((e.left, lt), (e.right, rt)):
             if not T.fits(st, T.INT):
                 self.error("type-mismatch", f"'{op}' needs int, got {T.show(st)}", side.span)

@@ -449,6 +449,9 @@ class Compiler(PySource):
         k, v = self.expr(e.key), self.expr(e.value)
         return lambda env: rt.FrozenMap([(k(env), v(env)) for _ in gen(env)])
 
+    def x_Template(self, t: m.Template):
+        return self.template(t)
+
     def template(self, t: m.Template):
         parts = [(p if isinstance(p, str) else self.expr(p)) for p in t.parts]
         fmt = rt.format_value

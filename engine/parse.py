@@ -697,6 +697,9 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def str_lit(self, meta, items):
+        template = _template(items[0], self.path, self.line_offset, "string")
+        if any(not isinstance(p, str) for p in template.parts):  # "total {total}": filled in where it runs
+            return m.Template(template.parts, self._span(meta))
         return m.StrLit(_unquote(items[0]), self._span(meta))
 
     @v_args(meta=True)
@@ -763,8 +766,8 @@ def _unquote(tok) -> str:
     return re.sub(r"\\(.)", lambda mt: _ESCAPES.get(mt.group(1), mt.group(1)).replace("{{", "{").replace("}}", "}"), body)
 
 
-def _template(tok: Token, path: str, line_offset: int) -> m.Template:
-    """Split a label into text and `{expr}` parts, each expression parsed in place."""
+def _template(tok: Token, path: str, line_offset: int, what: str = "label") -> m.Template:
+    """Split a label or string into text and `{expr}` parts, each expression parsed in place."""
     raw = str(tok)[1:-1]
     base = m.Span(path, tok.line + line_offset, tok.column, tok.end_line + line_offset, tok.end_column)
     parts: list = []
@@ -778,8 +781,10 @@ def _template(tok: Token, path: str, line_offset: int) -> m.Template:
         elif ch == "{":
             j = raw.find("}", i)
             if j < 0:
-                raise RuleErrors([Diagnostic("syntax", "label has '{' without a closing '}'",
-                                             m.Span(path, base.line, base.col + 1 + i, base.line, base.col + 2 + i))], {})
+                raise RuleErrors([Diagnostic("syntax", f"{what} has '{{' without a closing '}}'",
+                                             m.Span(path, base.line, base.col + 1 + i, base.line, base.col + 2 + i),
+                                             "text in braces is an expression to fill in; write \\{ for a brace "
+                                             "itself")], {})
             if text:
                 parts.append(text)
                 text = ""

@@ -626,6 +626,22 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "syntax", 2, 13),
+    ("string-brace-unclosed", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        view "moves: ‸{moves"
+        """), "syntax", 6, 14),
+    ("strings-joined-with-plus", snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        view ‸"moves: " + text(moves) + "."
+        """), "type-mismatch", 6, 6),
     ("single-equals-in-terminal", snippet("""
         state { moves: 0..9 = 0 }
         action step { moves += 1 }
@@ -1228,7 +1244,7 @@ def test_syntax_errors_are_described_in_words(tmp_path, row_id):
     clean, _, _ = unmark(ROWS[row_id][1])
     _, errors = first_diagnostic(tmp_path, clean)
     message = errors.diagnostics[0].message
-    if row_id != "label-without-closing-brace":  # that one names the missing '}' itself
+    if row_id not in ("label-without-closing-brace", "string-brace-unclosed"):  # these name the missing "}"
         assert "expected" in message, message
     assert not RAW_TERMINAL_NAMES.search(message), message
 
@@ -1521,6 +1537,18 @@ def test_a_heuristic_inside_an_expression_points_to_a_def_not_to_a_call(tmp_path
     d = errors.diagnostics[0]
     assert d.code == code and (d.span.line, d.span.col) == (7, 18)
     assert "def" in d.message and "call it" not in d.message and "cannot be called" not in d.message, d.message
+
+
+def test_a_brace_left_open_in_a_string_hints_at_the_escape(tmp_path):
+    _, errors = first_diagnostic(tmp_path, unmark(ROWS["string-brace-unclosed"][1])[0])
+    assert errors.diagnostics[0].hint == "text in braces is an expression to fill in; write \\{ for a brace itself"
+
+
+def test_strings_joined_with_plus_are_one_error_that_points_to_braces_and_join(tmp_path):
+    _, errors = first_diagnostic(tmp_path, unmark(ROWS["strings-joined-with-plus"][1])[0])
+    [d] = errors.diagnostics
+    assert d.message == "'+' does not join strings, got str and str"
+    assert d.hint == 'a string fills in the values in its braces: "{a}-{b}"; join(sep, strings) joins a list'
 
 
 def test_a_directory_given_for_a_rule_file_is_named_as_such(tmp_path, engine_cli):

@@ -1,5 +1,7 @@
 """A move's label: the labels of the actions on its path, in the order they were called; and the
 text view of a state."""
+import textwrap
+
 from conftest import ROOT
 from engine.load import load_game
 
@@ -71,3 +73,39 @@ def test_the_tictactoe_view_draws_the_grid_a_row_a_line():
         [move] = [m for m in game.legal_moves(s) if m.label == label]
         s = game.apply(s, move)
     assert game.view(s) == "..O\n.X.\nX.."
+
+
+def string_game(tmp_path, view: str):
+    path = tmp_path / "g.rules"
+    path.write_text(textwrap.dedent("""\
+        game "strings"
+        players A, B
+        state { total: 0..9 = 0 }
+        def tag(i) = "<{i}:{total}>"
+        action add "{current} adds {k}" { choose k in 1..2  total += k }
+        turn { add }
+        terminal total >= 3
+        score total
+        view VIEW
+        """).replace("VIEW", view), encoding="utf-8")
+    return load_game(str(path))
+
+
+def play_labels(game, labels):
+    s = game.initial_state()
+    for label in labels:
+        [move] = [m for m in game.legal_moves(s) if m.label == label]
+        s = game.apply(s, move)
+    return s
+
+
+def test_a_string_fills_in_its_braces_where_it_is_evaluated_as_a_label_does(tmp_path):
+    game = string_game(tmp_path, r'''join(" ", ["total {total}, {current} to play", tag(total + 1),
+                                      join(",", ["c{i}" for i in 0..2]), "\{x\}"])''')
+    s = play_labels(game, ["A adds 2"])  # total 2, B to move
+    assert game.view(s) == "total 2, B to play <3:2> c0,c1,c2 {x}"
+
+
+def test_a_string_without_braces_is_the_text_written(tmp_path):
+    game = string_game(tmp_path, '"no braces here"')
+    assert game.view(game.initial_state()) == "no braces here"
