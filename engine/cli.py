@@ -270,17 +270,19 @@ def cmd_solve(args) -> int:
     print(f"{game.title}: {'solved' if sol.complete else f'explored to depth {args.depth}'} in {seconds:.2f} s")
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
-    _print_value_and_line(game, sol.value, sol.best_line)
+    _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth)
     return 0
 
 
-def _print_value_and_line(game, value: tuple, line: list, again: bool = False) -> None:
+def _print_value_and_line(game, value: tuple, line: list, again: bool = False, cut: Optional[int] = None) -> None:
     """The value under best play (a best score for one player) and the best line, with how it ends
-    when it stops short of the end: at a chance step, or (again) back at a state it was in."""
+    when it stops short of the end: at a chance step, (again) back at a state it was in, or (cut)
+    after that many moves, where the score of the unfinished game stands in for its end."""
+    where = "" if cut is None else f" after {cut:,} moves"
     if game.num_players == 1:
-        print(f"  best score: {plain_number(value[0])}")
+        print(f"  best score{where}: {plain_number(value[0])}")
     else:
-        print("  value: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
+        print(f"  value{where}: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
     print("  best line:")
     for mv, _ in line:
         print(f"    {game.describe(mv)}")
@@ -289,6 +291,8 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False) -
         print("    and round again: the line comes back to a state it was in")
     elif game.current_player(last) == CHANCE:
         print("    then chance moves: the value is the expectation over its outcomes")
+    if cut is not None and not game.is_terminal(last):
+        print("    then the lines stop: the score of a game not over stands in for its end")
 
 
 def _too_many_states(args, e: TooManyStates, why: str) -> int:

@@ -104,6 +104,14 @@ def test_human_readable_solve_names_the_best_score():
     assert "best score: 58" in r.stdout
 
 
+def test_solve_cut_short_by_depth_says_its_value_is_the_score_where_the_lines_stop():
+    r = run_engine("solve", "rules/tictactoe.rules", "--depth", "2")
+    # two marks make no row of three, so the score there is 0 for both (rules/tictactoe.rules' score)
+    assert r.returncode == 0 and "  value after 2 moves: X 0, O 0\n" in r.stdout
+    assert r.stdout.endswith("    then the lines stop: the score of a game not over stands in for its end\n")
+    assert "lines stop" not in run_engine("solve", "rules/tictactoe.rules").stdout
+
+
 CYCLE = """game "round and round"
 state { n: 0..2 = 0  stops: 0..1 = 0 }
 action step "step to {n}" { n = (n + 1) % 3 }
