@@ -33,7 +33,7 @@ class Symbol:
 
 BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}
 PRIMITIVES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "cell": T.CELL, "grid": T.GRID, "player": T.PLAYER}
-GENERICS = {"list": 1, "set": 1, "bag": 1, "map": 2}
+GENERICS = {"list": 1, "set": 1, "bag": 1, "map": 2, "graph": 1}
 BUILTIN_TYPES = set(PRIMITIVES) | set(GENERICS)
 OTHER_LANGUAGES = {
     "size": "`len(x)` counts the elements of a collection", "length": "`len(x)` counts the elements of a collection",

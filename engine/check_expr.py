@@ -24,14 +24,15 @@ BUILTINS = {
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
     "loose_ends": (2, 2),
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
-    "text": (1, 1),
+    "text": (1, 1), "graph": (1, 1), "nodes": (1, 1), "distance": (3, 3),
 }
 SIGNATURES = {
     "len": "c", "pairs": "c", "up_to": "k, c", "abs": "n", "keys": "m", "values": "m", "get": "m, k, d",
     "square_grid": "rows, cols", "hex_grid": "cells, layout", "cells": "g", "lines": "g, k", "neighbours": "g, c",
     "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
     "matches": "b, c, t", "places": "b, g, t", "beside": "c, s", "open_ends": "b, g", "loose_ends": "b, g",
-    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "text": "v",
+    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "text": "v", "graph": "edges",
+    "nodes": "g", "distance": "g, a, b",
 }
 """The parameters of the built-ins that are not aggregates, as the language reference names them."""
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union"}
@@ -309,6 +310,37 @@ class ExpressionChecks:
             self.expect(a.value, want, f"field '{a.name.name if a.name else (names[i] if i < len(names) else '?')}'")
         return ("record", sym.name)
 
+    def graph_type(self, edges: tuple, span) -> tuple:
+        """graph<T> for a collection of pairs (T, T) or of sets {T, T}; an error for anything else."""
+        el = T.element(edges) if edges[0] != "map" else None
+        if el == T.ANY or edges == T.ANY:
+            return ("graph", T.ANY)
+        node = None
+        if el is not None and el[0] == "tuple" and len(el[1]) == 2:
+            node = T.join(*el[1])
+        elif el is not None and el[0] == "set":
+            node = el[1]
+        if node is None:
+            self.error("type-mismatch", f"graph() needs a list or set of edges, each a pair (a, b) or a set {{a, b}} "
+                       f"of nodes of one type, got {T.show(edges)}", span)
+            return ("graph", T.ANY)
+        self.need_sortable(node, "graph()", span)
+        return ("graph", node)
+
+    def on_graph(self, name: str, node: tuple, argt: list, e) -> tuple:
+        """The type of neighbours, components, nodes or distance on a graph<node>."""
+        wanted = {"neighbours": [node], "distance": [node, node], "nodes": []}.get(name)
+        if name == "components":
+            if not T.fits(argt[1], ("list", node)) and not T.fits(argt[1], ("set", node)):
+                self.error("type-mismatch", f"components() needs a list or set of {T.show(node)} second, got "
+                           f"{T.show(argt[1])}", e.args[1].span)
+            return ("list", ("set", node))
+        for i, t in enumerate(wanted, 1):
+            if not T.fits(argt[i], t):
+                self.error("type-mismatch", f"{name}() on a graph<{T.show(node)}> needs a {T.show(node)}, got "
+                           f"{T.show(argt[i])}", e.args[i].value.span, self.quoted_value_hint(e.args[i].value, node))
+        return T.INT if name == "distance" else ("list", node)
+
     def builtin_call(self, e, name, argt, want):
         a0 = argt[0]
         el = T.element(a0)
@@ -418,6 +450,21 @@ class ExpressionChecks:
                            + ", ".join(f'"{x}"' for x in rt.HexGrid.LAYOUTS), e.args[1].span,
                            hint='"even-r": pointy-topped hexes, even rows shifted half a hex right')
             return T.GRID
+        if name == "graph":
+            return self.graph_type(a0, e.args[0].span)
+        if a0[0] == "graph" and name in ("neighbours", "components", "nodes", "distance"):
+            return self.on_graph(name, a0[1], argt, e)
+        if a0 == T.ANY and name in ("nodes", "distance", "neighbours", "components"):  # an untyped def
+            # parameter: a grid or a graph, of cells or of other nodes
+            return {"distance": T.INT, "components": ("list", ("set", T.ANY))}.get(name, ("list", T.ANY))
+        if name == "nodes":
+            self.error("type-mismatch", f"nodes() needs a graph, got {T.show(a0)}", e.args[0].span,
+                       "cells(g) gives the cells of a grid" if a0 == T.GRID else None)
+            return ("list", T.ANY)
+        if name == "distance":
+            self.error("type-mismatch", f"distance() needs a graph first, got {T.show(a0)}", e.args[0].span,
+                       "graph(edges) makes a graph of pairs of nodes" if a0 == T.GRID else None)
+            return T.INT
         if name == "components":
             if not T.fits(a0, T.GRID):
                 self.error("type-mismatch", f"components() needs a grid first, got {T.show(a0)}", e.args[0].span)
@@ -427,7 +474,8 @@ class ExpressionChecks:
             return ("list", ("set", T.CELL))
         if name in ("cells", "lines", "neighbours"):
             if not T.fits(a0, T.GRID):
-                self.error("type-mismatch", f"{name}() needs a grid, got {T.show(a0)}", e.args[0].span)
+                self.error("type-mismatch", f"{name}() needs a grid, got {T.show(a0)}", e.args[0].span,
+                           "nodes(g) gives the nodes of a graph" if a0[0] == "graph" and name == "cells" else None)
             second, what = {"lines": (T.INT, "an int"), "neighbours": (T.CELL, "a cell")}.get(name, (None, ""))
             if second is not None and not T.fits(argt[1], second):
                 self.error("type-mismatch", f"{name}() needs {what} as its second argument, got {T.show(argt[1])}",

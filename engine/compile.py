@@ -24,6 +24,15 @@ from .pysource import PySource
 SIMPLE, FORK = "simple", "fork"
 
 
+def _edges(edges, span):
+    """The edges of graph(edges), each checked to join two nodes."""
+    for e in edges:
+        if len(e) != 2:
+            _fail(span, f"an edge joins two nodes, got {rt.format_value(e)}",
+                  "a set {a, b} of one node is {a}: write each edge between two different nodes")
+    return edges
+
+
 def _fail(span, msg, hint=None):
     raise RuleRuntimeError(span, msg, hint)
 
@@ -300,6 +309,23 @@ class Compiler(PySource):
         if name == "components":
             b = args[1]
             return lambda env: rt.components(a(env), b(env))
+        if name == "graph":
+            return lambda env: rt.Graph(_edges(a(env), span))
+        if name == "nodes":
+            return lambda env: a(env).nodes
+        if name == "distance":
+            b, c = args[1], args[2]
+
+            def distance(env):
+                g, x, y = a(env), b(env), c(env)
+                d = g.distance(x, y)
+                if d is None:
+                    missing = next((v for v in (x, y) if not g.contains(v)), None)
+                    _fail(span, f"{rt.format_value(missing)} is not a node of the graph" if missing is not None
+                          else f"no path from {rt.format_value(x)} to {rt.format_value(y)}",
+                          "components(g, nodes(g)) gives the groups of nodes that paths join")
+                return d
+            return distance
         if name == "join":
             b = args[1]
             return lambda env: a(env).join(b(env))

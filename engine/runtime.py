@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import bisect
 from itertools import combinations
+from typing import Optional
 
 
 class EnumValue:
@@ -287,6 +288,52 @@ class HexGrid:
 
     def __hash__(self):
         return hash((self.layout, self.cells))
+
+
+class Graph:
+    """Nodes joined by undirected edges, each edge a pair (a, b) or a set {a, b}. Its nodes are
+    those the edges name, in order, and so are the neighbours of each."""
+
+    __slots__ = ("nodes", "_near", "edges")
+
+    def __init__(self, edges):
+        near: dict = {}
+        for e in edges:
+            a, b = sorted(e) if isinstance(e, frozenset) else e  # a set has no order of its own
+            near.setdefault(a, set()).add(b)
+            near.setdefault(b, set()).add(a)
+        for a, ns in near.items():
+            ns.discard(a)  # an edge from a node to itself joins it to nothing new
+        self.nodes = tuple(sorted(near))
+        self._near = {a: tuple(sorted(ns)) for a, ns in near.items()}
+        self.edges = frozenset(frozenset((a, b)) for a, ns in near.items() for b in ns)
+
+    def neighbours(self, node) -> tuple:
+        return self._near.get(node, ())
+
+    def contains(self, node) -> bool:
+        return node in self._near
+
+    def distance(self, a, b) -> Optional[int]:
+        """The fewest edges on a path from a to b (0 from a node to itself); None without one."""
+        if a not in self._near or b not in self._near:
+            return None
+        seen, layer, d = {a}, [a], 0
+        while layer:
+            if b in layer:
+                return d
+            layer = [n for x in layer for n in self._near[x] if n not in seen and not seen.add(n)]
+            d += 1
+        return None
+
+    def __repr__(self):
+        return f"graph({len(self.nodes)} nodes, {len(self.edges)} edges)"
+
+    def __eq__(self, other):
+        return isinstance(other, Graph) and self.edges == other.edges and self.nodes == other.nodes
+
+    def __hash__(self):
+        return hash(self.edges)
 
 
 def pairs(items) -> tuple:

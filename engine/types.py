@@ -20,7 +20,7 @@ def show(t) -> str:
     head = t[0]
     if head in ("enum", "record", "tile"):
         return t[1]
-    if head in ("list", "set", "bag"):
+    if head in ("list", "set", "bag", "graph"):
         return f"{head}<{show(t[1])}>"
     if head == "map":
         return f"map<{show(t[1])}, {show(t[2])}>"
