@@ -397,6 +397,8 @@ def to_json(v):
         if all(isinstance(k, (str, EnumValue)) for k, _ in items):
             return {format_value(k): to_json(x) for k, x in items}
         return [[to_json(k), to_json(x)] for k, x in items]
+    if isinstance(v, Graph):  # its edges, each once, in order
+        return [[to_json(a), to_json(b)] for a in v.nodes for b in v.neighbours(a) if a < b]
     return format_value(v)
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine import RuleErrors, RuleRuntimeError, load_game
-from engine.runtime import Graph, components
+from engine.runtime import Graph, components, to_json
 from search.solve import solve
 
 EDGES = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=20)
@@ -137,3 +137,7 @@ def test_neighbours_of_a_grid_and_of_the_graph_of_its_edges_agree():
     for cell in grid.cells:
         assert set(g.neighbours(cell)) == set(grid.neighbours(cell))
     assert g.distance(Cell((0, 0)), Cell((2, 3))) == 2 + 3
+
+
+def test_a_graph_in_json_is_its_edges_each_once_in_order():
+    assert to_json(Graph([(3, 1), (1, 2), (2, 1), (4, 4)])) == [[1, 2], [1, 3]]
