@@ -261,6 +261,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return f"write `in`: {names.group(1)} {names.group(2)} in ..."
     if got in _COMPARISONS and re.search(r"(?:<=|>=|<|>|==|!=)\s*[\w.]+\s*$", line_before):
         return "comparisons do not chain: write `a < b and b < c`"
+    if re.search(r'"[^"\n]*\{[^"}\n]*"\s*$', line_before):  # "{if c then "a" else "b"}": the quote ended it
+        return "a string cannot hold another in its braces: name the text with a `def` and put that in braces"
     if got == "+" and re.search(r'^\s*action\s+\w+\s*(?:\([^()]*\))?\s*"[^"\n]*"\s*$', line_before):
         return 'a label is one string, with values in braces: "trade {a} for {b}"'
     if got == ":" and (header := re.search(r"\b(action|def)\s+(\w+)\s*\([^()]*$", line_before)):
@@ -789,6 +791,10 @@ def _template(tok: Token, path: str, line_offset: int, what: str = "label") -> m
                 parts.append(text)
                 text = ""
             col0 = base.col + 1 + i + 1
+            if raw[i + 1:i + 2] == "{":  # Python's {{ for a brace
+                raise RuleErrors([Diagnostic("syntax", "'{{' is no escape: braces in a " + what + " hold an expression "
+                                             "to fill in", m.Span(path, base.line, col0 - 1, base.line, col0 + 1),
+                                             "write \\{ and \\} for braces themselves")], {})
             parts.append(parse_expr(raw[i + 1:j], path, base.line - 1, col0 - 1))
             i = j + 1
         else:

@@ -1544,6 +1544,26 @@ def test_a_brace_left_open_in_a_string_hints_at_the_escape(tmp_path):
     assert errors.diagnostics[0].hint == "text in braces is an expression to fill in; write \\{ for a brace itself"
 
 
+@pytest.mark.parametrize("view, message, hint", [
+    ('"n is ‸{{moves}}"', "'{{' is no escape: braces in a string hold an expression to fill in",
+     "write \\{ and \\} for braces themselves"),
+    ('"n is {if moves > 1 then "‸big" else "small"}"', None,
+     "a string cannot hold another in its braces: name the text with a `def` and put that in braces"),
+])
+def test_a_python_habit_in_a_string_gets_a_hint(tmp_path, view, message, hint):
+    marked = snippet("""
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        view VIEW
+        """).replace("VIEW", view)
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+    assert message is None or d.message == message
+
+
 def test_strings_joined_with_plus_are_one_error_that_points_to_braces_and_join(tmp_path):
     _, errors = first_diagnostic(tmp_path, unmark(ROWS["strings-joined-with-plus"][1])[0])
     [d] = errors.diagnostics
