@@ -181,6 +181,9 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
     try:
         param_values(ck, compiler, dict(settings or {}))
         refuse_forbidden(ck, compiler, dict(settings or {}), path)
+        for sym in list(ck.globals.values()):  # each constant now, so one that fails is named at its line
+            if sym.kind == "const" and isinstance(sym.decl, (m.ConstDecl, m.TableDecl)):
+                compiler.const_value(sym)
         return CompiledGame(ck, compiler, title, path)
     except RuleErrors as e:
         raise RuleErrors(e.diagnostics, sources)

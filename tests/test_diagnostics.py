@@ -1571,6 +1571,25 @@ def test_strings_joined_with_plus_are_one_error_that_points_to_braces_and_join(t
     assert d.hint == 'a string fills in the values in its braces: "{a}-{b}"; join(sep, strings) joins a list'
 
 
+def test_a_constant_that_cannot_be_worked_out_is_an_error_at_its_line_even_if_nothing_uses_it(tmp_path):
+    marked = snippet("""
+        const spare = ‸[1, 2, 3][5]
+        state { moves: 0..9 = 0 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves
+        """)
+    clean, line, col = unmark(marked)
+    path = tmp_path / "game.rules"
+    path.write_text(clean, encoding="utf-8")
+    with pytest.raises(RuleErrors) as info:
+        load_game(str(path))
+    [d] = info.value.diagnostics
+    assert (d.code, d.span.line, d.span.col) == ("runtime", line, col)
+    assert d.message.endswith("(while setting up the game)"), d.message
+
+
 def test_a_directory_given_for_a_rule_file_is_named_as_such(tmp_path, engine_cli):
     r = engine_cli("validate", str(tmp_path))
     assert r.returncode == 2

@@ -115,15 +115,15 @@ def test_a_distance_without_a_path_is_a_runtime_error_with_a_hint(tmp_path, scor
     assert info.value.hint == "components(g, nodes(g)) gives the groups of nodes that paths join"
 
 
-def test_an_edge_of_one_node_is_a_runtime_error(tmp_path):
+def test_an_edge_of_one_node_is_an_error_where_the_graph_is_made(tmp_path):
     path = tmp_path / "one.rules"
-    path.write_text(TRAVEL.replace("{{ash, dale}, {dale, elm}}", "{{ash, dale}, {elm}}")
-                    .replace("SCORE", "len(nodes(rivers))"),
+    path.write_text(TRAVEL.replace("{{ash, dale}, {dale, elm}}", "{{ash, dale}, {elm}}").replace("SCORE", "0"),
                     encoding="utf-8")
-    game = load_game(str(path))
-    with pytest.raises(RuleRuntimeError) as info:
-        game.returns(game.initial_state())
-    assert info.value.message == "an edge joins two nodes, got {elm}"
+    with pytest.raises(RuleErrors) as info:
+        load_game(str(path))
+    [d] = info.value.diagnostics
+    assert (d.code, d.message) == ("runtime", "an edge joins two nodes, got {elm} (while setting up the game)")
+    assert (d.span.line, d.span.col) == (5, len("const rivers = ") + 1)  # the rivers line, by hand
 
 
 def test_neighbours_of_a_grid_and_of_the_graph_of_its_edges_agree():
