@@ -9,7 +9,7 @@ from engine.load import load_game
 from search.solve import solve
 
 TEXT = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
-RULES = re.findall(r"```rules\n(.*?)```", TEXT, re.S)  # the first file, then the file with its parameter
+RULES = re.findall(r"```rules\n(.*?)```", TEXT, re.S)  # the first file, the file with its parameter, the dice
 COMMANDS = [line for block in re.findall(r"```sh\n(.*?)```", TEXT, re.S) for line in block.splitlines()]
 
 
@@ -28,9 +28,9 @@ def first(tmp_path):
     return path
 
 
-def test_the_tutorial_has_its_two_rule_files_and_its_commands():
-    assert len(RULES) == 2 and "param target" in RULES[1]
-    assert len(COMMANDS) == 5 and all(c.startswith("python -m engine ") for c in COMMANDS)
+def test_the_tutorial_has_its_rule_files_and_its_commands():
+    assert len(RULES) == 3 and "param target" in RULES[1] and "chance when" in RULES[2]
+    assert len(COMMANDS) == 7 and all(c.startswith("python -m engine ") for c in COMMANDS)
 
 
 def test_the_first_file_validates(first):
@@ -66,11 +66,12 @@ def test_with_the_parameter_a_wins_unless_the_target_is_a_multiple_of_4(tmp_path
     assert value == ((1, -1) if target % 4 else (-1, 1))
 
 
-def test_each_command_of_the_tutorial_runs_on_its_final_file(tmp_path):
+def test_each_command_of_the_tutorial_runs_on_its_final_files(tmp_path):
     (tmp_path / "race.rules").write_text(RULES[1], encoding="utf-8")
+    (tmp_path / "dice.rules").write_text(RULES[2], encoding="utf-8")
     for command in COMMANDS:
         args = [a.strip('"') for a in re.findall(r'"[^"]*"|\S+', command)][3:]
-        run = run_engine(*[str(tmp_path / a) if a == "race.rules" else a for a in args], timeout=300)
+        run = run_engine(*[str(tmp_path / a) if a.endswith(".rules") else a for a in args], timeout=300)
         assert "Traceback" not in run.stderr, command
         assert run.returncode == (1 if args[0] == "check" else 0), (command, run.stderr)
         if args[0] == "check":  # A is to move after an even number of moves; 20 needs 7 moves of 3 or less
@@ -82,3 +83,13 @@ def test_a_target_outside_its_range_is_refused_with_the_range(tmp_path):
     path.write_text(RULES[1], encoding="utf-8")
     run = run_engine("solve", path, "--set", "target=200")
     assert run.returncode == 2 and "2..100" in run.stderr
+
+
+def test_the_dice_game_is_worth_what_keeping_7_or_more_makes(tmp_path):
+    totals = [a + b for a in range(1, 7) for b in range(1, 7)]
+    again = sum(totals) / 36  # a second roll, kept whatever it is
+    best = sum(max(t, again) for t in totals) / 36
+    assert best == pytest.approx(287 / 36)
+    path = tmp_path / "dice.rules"
+    path.write_text(RULES[2], encoding="utf-8")
+    assert solve(load_game(str(path))).value[0] == pytest.approx(best)
