@@ -310,6 +310,9 @@ def cmd_play(args) -> int:
                          "(--agent-seed S gives it other draws of its own, in another run)")
     if len(agents) > game.num_players and not same_games:
         raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {counted(game.num_players, 'seat')}")
+    if len(set(specs)) < len(specs):  # one agent against itself: its rows are told apart by the order given
+        agents = [(f"{spec} ({i})" if specs.count(spec) > 1 else spec, agent)
+                  for i, (spec, (_, agent)) in enumerate(zip(specs, agents), 1)]
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
     texts = args.measure or []
     try:

@@ -49,6 +49,14 @@ def test_play_counts_wins_draws_and_losses_per_agent_in_the_order_given():
     assert mcts["draws"] == rand["draws"]
 
 
+def test_an_agent_playing_itself_has_its_rows_named_by_the_order_given():
+    out = json_of("play", "rules/tictactoe.rules", "--agents", "mcts,mcts", "--games", "4", "--budget", "300",
+                  "--json")
+    mine, theirs = out["agents"]
+    assert (mine["name"], theirs["name"]) == ("mcts (1)", "mcts (2)")
+    assert (mine["wins"], mine["losses"]) == (theirs["losses"], theirs["wins"])  # the same 4 games, seen from each
+
+
 def test_stats_counts_the_known_tic_tac_toe_positions_by_number_of_marks():
     out = json_of("stats", "rules/tictactoe.rules", "--json")
     rows = out["depths"]
