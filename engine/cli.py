@@ -99,8 +99,13 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 break
             try:
                 alt = load_game(game.path, {**settings, name: value})
-            except (RuleErrors, UsageError):  # a combination the file forbids
+            except UsageError:  # a combination the file forbids
                 continue
+            except RuleErrors as e:  # a constant that cannot be worked out with that value
+                setup = "(while setting up the game"
+                found = [attrs.evolve(d, message=d.message.replace(setup, f"{setup} with --set {name}={value}"))
+                         for d in e.diagnostics]
+                break
             tries = min(playouts, HINT_PLAYOUTS) if given else playouts
             found, more, _, _ = _tracked_playouts(alt, tries, steps, f"--set {name}={value}", until=left)
             found = _with_check_hint(found, game.path, {**settings, name: value})

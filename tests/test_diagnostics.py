@@ -1874,3 +1874,16 @@ def test_validate_plays_other_parameter_values_for_an_action_the_given_ones_neve
     assert "action 'fly' never ran in 2 random playouts" in result.stderr
     assert "nor with another value of steps: a `require`" in result.stderr
     assert "value of mode:" not in result.stderr
+
+
+def test_validate_reports_a_constant_that_fails_with_the_other_value_it_tries(tmp_path, engine_cli):
+    path = tmp_path / "settings.rules"
+    # fly reads a constant that cannot be worked out with steps=3: [1, 2, 3] has no entry 3
+    path.write_text(SETTINGS.replace("x += [1, 2][steps]", "x += far").replace(
+        "state {", "const far = [1, 2, 3][2 * steps - 3]\nstate {"), encoding="utf-8")
+    # fly never runs with mode=walking: validate tries mode=crawling, then (flying being forbidden with steps=1)
+    # the other values of steps, which is not given
+    result = engine_cli("validate", str(path), "--playouts", "2", "--set", "mode=walking")
+    assert result.returncode == 1, result.stderr
+    assert (f"{path}:5:13: error[runtime]: no entry 3 in [1, 2, 3] (while setting up the game with --set "
+            "steps=3)") in result.stderr
