@@ -91,13 +91,18 @@ def test_a_graph_used_wrongly_is_an_error_at_the_argument(tmp_path, score, at, m
     assert (d.span.line, d.span.col) == (14, len("score ") + score.index(at) + 1)  # the score line, by hand
 
 
-def test_a_graph_declared_of_one_node_type_refuses_another(tmp_path):
-    path = tmp_path / "typed.rules"
-    path.write_text(TRAVEL.replace("const roads: graph<Town>", "const roads: graph<int>").replace("SCORE", "0"),
-                    encoding="utf-8")
+def load_errors(tmp_path, old: str, new: str) -> list:
+    """The diagnostics of loading TRAVEL (scored 0) with `old` written as `new`."""
+    path = tmp_path / "changed.rules"
+    path.write_text(TRAVEL.replace(old, new).replace("SCORE", "0"), encoding="utf-8")
     with pytest.raises(RuleErrors) as info:
         load_game(str(path))
-    assert info.value.diagnostics[0].message == "'roads' is declared graph<int>, got graph<Town>"
+    return info.value.diagnostics
+
+
+def test_a_graph_declared_of_one_node_type_refuses_another(tmp_path):
+    d = load_errors(tmp_path, "const roads: graph<Town>", "const roads: graph<int>")[0]
+    assert d.message == "'roads' is declared graph<int>, got graph<Town>"
 
 
 @pytest.mark.parametrize("score, message", [
@@ -116,12 +121,7 @@ def test_a_distance_without_a_path_is_a_runtime_error_with_a_hint(tmp_path, scor
 
 
 def test_an_edge_of_one_node_is_an_error_where_the_graph_is_made(tmp_path):
-    path = tmp_path / "one.rules"
-    path.write_text(TRAVEL.replace("{{ash, dale}, {dale, elm}}", "{{ash, dale}, {elm}}").replace("SCORE", "0"),
-                    encoding="utf-8")
-    with pytest.raises(RuleErrors) as info:
-        load_game(str(path))
-    [d] = info.value.diagnostics
+    [d] = load_errors(tmp_path, "{{ash, dale}, {dale, elm}}", "{{ash, dale}, {elm}}")
     assert (d.code, d.message) == ("runtime", "an edge joins two nodes, got {elm} (while setting up the game)")
     assert (d.span.line, d.span.col) == (5, len("const rivers = ") + 1)  # the rivers line, by hand
 
