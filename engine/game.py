@@ -9,8 +9,6 @@ import sys
 from contextlib import contextmanager
 from typing import Optional
 
-import attrs
-
 from . import model as m
 from . import runtime as rt
 from .check import Checker, state_slots
@@ -22,10 +20,11 @@ from search.protocol import CHANCE
 MEMO_LIMIT = 200_000
 """Entries kept per memo table before it is cleared (states are values, so memoising is safe)."""
 MEMO_MOVES = 250_000
-"""Moves kept in the legal-moves memo before it is cleared: each move holds its next state, so a
-game with many moves per state keeps fewer states. A game of 50-150 moves a state, each next state
-with a board of its own, took about 8 GB per process with 200,000 states memoised; MCTS, beam and
-backtrack on the rule files in rules/ run as fast with this bound."""
+"""Moves kept in the legal-moves memo before it is cleared: each move holds its next state (or,
+where it sets an entry of a large map, the entry), so a game with many moves per state keeps fewer
+states. A game of 50-150 moves a state, each next state with a board of its own, took about 8 GB
+per process with 200,000 states memoised, before moves kept entries instead of boards; MCTS, beam
+and backtrack on the rule files in rules/ run as fast with this bound."""
 
 
 @contextmanager
@@ -44,12 +43,66 @@ class _TooMany(Exception):
     """A turn has more paths than the caller's limit."""
 
 
-@attrs.frozen(slots=True)
-class Move:
-    """A legal move: its label and the state it leads to."""
+LEAN_MAP = 8
+"""Entries from which a map set in a listed move makes the move keep the entries it sets rather
+than copies of the maps (a copy of a smaller map costs little more than its entry, and making
+the move lean costs time)."""
 
-    label: str
-    next: tuple = attrs.field(repr=False)
+
+class Move:
+    """A legal move: its label and the state it leads to.
+
+    A listed move that sets an entry of a large map (a route drawn on a board, say) keeps the
+    map it was listed with and the entry instead of a copy of the map (`lean`), and makes its
+    next state each time it is asked for: a search that keeps the moves of many states then
+    holds a few entries a move, not a board."""
+
+    __slots__ = ("label", "_next", "_rest", "_entries")
+
+    def __init__(self, label: str, next: Optional[tuple], rest: tuple = (), entries: tuple = ()):
+        self.label, self._next, self._rest, self._entries = label, next, rest, entries
+
+    @classmethod
+    def lean(cls, label: str, base: tuple, nxt: tuple, map_slots: tuple) -> "Move":
+        """The move from base to nxt, where each map among map_slots that nxt has by setting one
+        entry of base's is kept as base's map and the entry (index, key, value), if one of them
+        is large (copies of small maps cost little more than their entries)."""
+        for i in map_slots:
+            b = nxt[i]
+            if b is not base[i] and len(b) >= LEAN_MAP and b.set_from(base[i]):
+                break
+        else:
+            return cls(label, nxt)
+        rest, entries = list(nxt), []
+        for i in map_slots:
+            a, b = base[i], nxt[i]
+            if b is not a and b.set_from(a):
+                rest[i] = a
+                k = b.key_set()
+                entries += (i, k, b[k])
+        return cls(label, None, tuple(rest), tuple(entries))
+
+    @property
+    def next(self) -> tuple:
+        if self._next is not None:
+            return self._next
+        s = list(self._rest)
+        e = iter(self._entries)
+        for i, k, v in zip(e, e, e):
+            s[i] = s[i].set(k, v)
+        return tuple(s)
+
+    def __eq__(self, other):
+        return isinstance(other, Move) and self.label == other.label and self.next == other.next
+
+    def __hash__(self):
+        return hash((self.label, self.next))
+
+    def __reduce__(self):
+        return Move, (self.label, self.next)
+
+    def __repr__(self):
+        return f"Move(label={self.label!r})"
 
     def __str__(self):
         return self.label
@@ -105,6 +158,7 @@ class CompiledGame:
                     raise RuleErrors([Diagnostic("out-of-range", f"initial value {v} of '{f.name}' is outside "
                                                  f"{lo}..{hi}", f.decl.init.span)], {})
         self._initial = fields + (0, 0)
+        self._map_slots = tuple(i for i, v in enumerate(fields) if type(v) is rt.FrozenMap)
         # a `choose` inside a long `for` nests one continuation per round
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
         self._moves: dict = {}
@@ -207,7 +261,7 @@ class CompiledGame:
             label = " | ".join(labels) if labels else "pass"
             k = seen.get(label, 0) + 1
             seen[label] = k
-            moves.append(Move(label if k == 1 else f"{label} [{k}]", nxt))
+            moves.append(Move.lean(label if k == 1 else f"{label} [{k}]", s, nxt, self._map_slots))
         return tuple(moves)
 
     def _end_turn(self, env, emit):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import bisect
-from itertools import combinations
+from itertools import combinations, count
 from typing import Optional
 
 
@@ -139,10 +139,17 @@ class Bag:
         return "bag[" + ", ".join(format_value(v) for v in self.items) + "]"
 
 
-class FrozenMap(dict):
-    """An immutable, hashable dict (never mutated after construction)."""
+_serials = count()
 
-    __slots__ = ("_hash",)
+
+class FrozenMap(dict):
+    """An immutable, hashable dict (never mutated after construction).
+
+    A map made by `set` remembers the serial number of the map it was made from and the key
+    set, not the map itself (which it would keep alive): `set_from` tells whether it is that
+    map with one entry set, so a move can keep one entry instead of a copy of a large map."""
+
+    __slots__ = ("_hash", "_serial", "_base_serial", "_key_set")
 
     def __hash__(self):
         try:
@@ -154,7 +161,28 @@ class FrozenMap(dict):
     def set(self, k, v) -> "FrozenMap":
         new = FrozenMap(self)
         dict.__setitem__(new, k, v)
+        new._base_serial, new._key_set = self.serial(), k
         return new
+
+    def serial(self) -> int:
+        """A number no other map of this process has (given when first asked for)."""
+        try:
+            return self._serial
+        except AttributeError:
+            self._serial = next(_serials)
+            return self._serial
+
+    def set_from(self, base: "FrozenMap") -> bool:
+        """Whether this map is base.set(k, v) for some k (`key_set`) and v."""
+        return getattr(self, "_base_serial", None) == getattr(base, "_serial", False)
+
+    def key_set(self):
+        """The key `set` set in making this map."""
+        return self._key_set
+
+    def __reduce__(self):
+        # serial numbers and hashes belong to one process: another rebuilds them
+        return FrozenMap, (dict(self),)
 
     def __setitem__(self, k, v):
         raise TypeError("FrozenMap is immutable")

@@ -1,10 +1,11 @@
 """Runtime values behave like their mathematical counterparts (bags are multisets)."""
+import pickle
 from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.runtime import Bag, Cell, Grid, components, pairs, up_to
+from engine.runtime import Bag, Cell, FrozenMap, Grid, components, pairs, up_to
 
 small = st.lists(st.integers(0, 6), max_size=8)
 
@@ -68,3 +69,20 @@ def test_with_room_returns_what_the_function_returns_also_when_nested_and_deep()
         return 0 if n == 0 else 1 + depth(n - 1)
     assert with_room(depth, 900) == 900
     assert with_room(lambda: with_room(depth, 5) + 1) == 6
+
+
+def test_a_map_made_by_set_knows_the_map_and_key_it_came_from_and_no_other():
+    base = FrozenMap({1: "a", 2: "b"})
+    made = base.set(3, "c")
+    assert made.set_from(base) and made.key_set() == 3
+    assert not made.set_from(FrozenMap({1: "a", 2: "b"}))  # an equal map, but not the one
+    assert not made.set(4, "d").set_from(base)  # two steps away
+    assert not base.set_from(made) and not base.set_from(base)
+
+
+def test_a_pickled_map_is_equal_but_forgets_where_it_came_from():
+    base = FrozenMap({1: "a"})
+    made = base.set(2, "b")
+    back = pickle.loads(pickle.dumps(made))
+    assert back == made and hash(back) == hash(made) and list(back) == [1, 2]
+    assert not back.set_from(base)
