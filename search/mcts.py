@@ -211,17 +211,29 @@ def _value(node: _Node, best: bool) -> tuple:
 
 
 def _back_up_best(node: _Node):
-    """Backup "max": the best value among the node's children for its mover, the weighted mean
-    of the drawn outcomes at chance."""
-    kids = [(i, ch) for i, ch in enumerate(node.children) if ch is not None and (ch.n or ch.exact is not None)]
-    if not kids:
-        return
+    """Backup "max": the best value among the node's children for its mover (the first such
+    child in order), the weighted mean of the drawn outcomes at chance. Children not yet
+    visited and not exact have no value yet."""
     if node.weights is not None:
-        total = sum(node.weights[i] for i, _ in kids)
-        values = [(node.weights[i] / total, _value(ch, True)) for i, ch in kids]
-        node.best = tuple(sum(p * v[q] for p, v in values) for q in range(len(node.w)))
-    else:
-        node.best = max((_value(ch, True) for _, ch in kids), key=lambda v: v[node.player])
+        kids = [(i, ch) for i, ch in enumerate(node.children) if ch is not None and (ch.n or ch.exact is not None)]
+        if kids:
+            total = sum(node.weights[i] for i, _ in kids)
+            values = [(node.weights[i] / total, _value(ch, True)) for i, ch in kids]
+            node.best = tuple(sum(p * v[q] for p, v in values) for q in range(len(node.w)))
+        return
+    p, best, top = node.player, None, -math.inf
+    for ch in node.children:  # written out: this runs for each node of each iteration's path
+        if ch is None:
+            continue
+        v = ch.exact
+        if v is None:
+            if not ch.n:
+                continue
+            v = ch.best if ch.best is not None else tuple(w / ch.n for w in ch.w)
+        if best is None or v[p] > top:
+            best, top = v, v[p]
+    if best is not None:
+        node.best = best
 
 
 def _uct(node: _Node, c: float, lo: float, hi: float, rave: float, by_best: bool = False) -> int:
