@@ -7,6 +7,8 @@ from engine.game import Move
 from engine.load import load_game
 from search.protocol import CHANCE
 
+from conftest import ROOT
+
 WIDE = """\
 state { board: map<int, int> = {k: 0 for k in 0..399}  turns: 0..3 = 0 }
 action mark(k) "mark {k}" { board[k] = 1  turns += 1 }
@@ -20,9 +22,7 @@ score sum(values(board))
 
 
 def test_the_moves_of_a_state_with_a_large_map_hold_far_less_than_a_copy_of_it_each(tmp_path):
-    path = tmp_path / "wide.rules"
-    path.write_text(WIDE)
-    game = load_game(str(path))
+    game = _wide(tmp_path)
     s = game.initial_state()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -36,9 +36,7 @@ def test_the_moves_of_a_state_with_a_large_map_hold_far_less_than_a_copy_of_it_e
 
 
 def test_a_move_made_on_demand_is_the_state_the_turn_made_with_its_keys_in_order(tmp_path):
-    path = tmp_path / "wide.rules"
-    path.write_text(WIDE)
-    game = load_game(str(path))
+    game = _wide(tmp_path)
     s = game.initial_state()
     for m in game.legal_moves(s)[:50]:
         k = int(m.label.split()[1])
@@ -50,7 +48,7 @@ def test_a_move_made_on_demand_is_the_state_the_turn_made_with_its_keys_in_order
 
 
 def test_railroad_ink_moves_made_on_demand_are_the_states_the_turn_made(monkeypatch):
-    lean, full = load_game("rules/railroad-ink.rules"), load_game("rules/railroad-ink.rules")
+    lean, full = (load_game(str(ROOT / "rules" / "railroad-ink.rules")) for _ in range(2))
     rng = random.Random(5)
     s = lean.initial_state()
     while not lean.is_terminal(s):
@@ -65,6 +63,12 @@ def test_railroad_ink_moves_made_on_demand_are_the_states_the_turn_made(monkeypa
         for m, f in zip(moves, made):  # the maps' entries in the order the turn set them, too
             assert _in_order(m.next) == _in_order(f.next)
         s = rng.choice(moves).next
+
+
+def _wide(tmp_path):
+    path = tmp_path / "wide.rules"
+    path.write_text(WIDE)
+    return load_game(str(path))
 
 
 def _in_order(state) -> list:
