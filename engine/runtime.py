@@ -54,11 +54,27 @@ class Record(tuple):
     def __repr__(self):
         return f"{self._name}({', '.join(format_value(v) for v in self)})"
 
+    def __reduce__(self):
+        return _record, (self._name, self._fields, tuple(self))
+
+
+_RECORD_CLASSES: dict = {}  # (name, fields) -> class
+
 
 def record_class(name: str, fields: tuple) -> type:
-    """A tuple subclass for one record declaration (built with type(), no code text)."""
-    return type(name, (Record,), {"__slots__": (), "_fields": tuple(fields), "_name": name,
-                                  "_index": {f: i for i, f in enumerate(fields)}})
+    """The tuple subclass for records of this name and these fields (built with type(), no code
+    text), one per name and fields, so records unpickled or made by another load share it."""
+    key = (name, tuple(fields))
+    cls = _RECORD_CLASSES.get(key)
+    if cls is None:
+        cls = _RECORD_CLASSES[key] = type(name, (Record,), {
+            "__slots__": (), "_fields": key[1], "_name": name, "_index": {f: i for i, f in enumerate(fields)}})
+    return cls
+
+
+def _record(name: str, fields: tuple, values: tuple) -> Record:
+    """A record rebuilt from its parts (what pickle calls)."""
+    return record_class(name, fields)(values)
 
 
 def field_of(record, name: str):

@@ -1,5 +1,6 @@
 """Every rule file behaves as a forward model should (search/protocol.py)."""
 import json
+import pickle
 import random
 
 import pytest
@@ -59,6 +60,16 @@ def test_equal_states_give_equal_moves_without_the_memo_tables(game):
     for s in playout(game, rng):
         assert [(m.label, m.next) for m in game.legal_moves(s)] == [(m.label, m.next) for m in fresh.legal_moves(s)]
         assert game.is_terminal(s) == fresh.is_terminal(s)
+
+
+def test_states_pickle_and_the_game_plays_on_from_the_copy(game):
+    rng = random.Random(4)
+    for s in playout(game, rng, steps=60):
+        back = pickle.loads(pickle.dumps(s))
+        assert back == s and hash(back) == hash(s)
+        assert [type(v) for v in back] == [type(v) for v in s]
+        if game.current_player(s) != CHANCE:
+            assert [(m.label, m.next) for m in game.legal_moves(back)] == [(m.label, m.next) for m in game.legal_moves(s)]
 
 
 def test_moves_of_a_state_have_distinct_labels(game):
