@@ -190,7 +190,8 @@ class FrozenMap(dict):
 
     def set_from(self, base: "FrozenMap") -> bool:
         """Whether this map is base.set(k, v) for some k (`key_set`) and v."""
-        return getattr(self, "_base_serial", None) == getattr(base, "_serial", False)
+        made_from = getattr(self, "_base_serial", None)
+        return made_from is not None and made_from == getattr(base, "_serial", None)
 
     def key_set(self):
         """The key `set` set in making this map."""

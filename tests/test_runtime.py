@@ -1,10 +1,12 @@
 """Runtime values behave like their mathematical counterparts (bags are multisets)."""
 import pickle
 from collections import Counter
+from itertools import count
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine import runtime
 from engine.runtime import Bag, Cell, FrozenMap, Grid, components, pairs, up_to
 
 small = st.lists(st.integers(0, 6), max_size=8)
@@ -86,3 +88,11 @@ def test_a_pickled_map_is_equal_but_forgets_where_it_came_from():
     back = pickle.loads(pickle.dumps(made))
     assert back == made and hash(back) == hash(made) and list(back) == [1, 2]
     assert not back.set_from(base)
+
+
+def test_a_map_made_from_the_first_map_numbered_knows_it_from_an_unnumbered_one(monkeypatch):
+    monkeypatch.setattr(runtime, "_serials", count())  # the next serial number is 0, as in a fresh process
+    base = FrozenMap({1: "a"})
+    made = base.set(2, "b")
+    assert made.set_from(base)
+    assert not made.set_from(FrozenMap({1: "a"}))
