@@ -476,12 +476,13 @@ class Compiler(PySource):
         return lambda env: rt.FrozenMap([(k(env), v(env)) for _ in gen(env)])
 
     def x_Template(self, t: m.Template):
-        return self.template(t)
-
-    def template(self, t: m.Template):
         parts = [(p if isinstance(p, str) else self.expr(p)) for p in t.parts]
         fmt = rt.format_value
         return lambda env: "".join(p if isinstance(p, str) else fmt(p(env)) for p in parts)
+
+    def template(self, t: m.Template):
+        """A label's text, as one generated function (pysource.p_Template)."""
+        return self.expr(t)
 
     # ---------------- statements ----------------
     def block(self, b: m.Block):

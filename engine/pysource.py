@@ -317,3 +317,7 @@ class PySource:
 
     def p_MapComp(self, e: m.MapComp):
         return f"_FrozenMap([({self.src(e.key)}, {self.src(e.value)}){self._for(e)}])"
+
+    def p_Template(self, e: m.Template):
+        parts = [self._name(p) if isinstance(p, str) else f"_text({self.src(p)})" for p in e.parts]
+        return "(" + " + ".join(parts) + ")" if parts else self._name("")

@@ -73,6 +73,22 @@ def test_a_failure_inside_a_def_inside_a_comprehension_is_reported_where_it_is(t
     assert "Traceback" not in r.stderr
 
 
+def test_a_label_is_the_text_worked_out_by_hand_and_a_failure_inside_one_is_reported_where_it_is(tmp_path,
+                                                                                               engine_cli):
+    # a label shows the state as its action left it: from x = 0, x = 1, look(1) = 2, 1 < 5 is
+    # yes, the list [1, 2] between braces written as \{ and \}; from x = 1, look(2) has no entry
+    f = tmp_path / "label.rules"
+    f.write_text("const table: map<int, int> = {0: 1, 1: 2}\ndef look(k) = table[k]\nstate { x: 0..9 = 0 }\n"
+                 r'action go "go {x}: {look(x)}, {x < 5} \{{[x, look(x)]}\}" { x += 1 }' "\n"
+                 "turn { go }\nterminal x == 9\nscore x\n")
+    game = load_game(str(f))
+    assert [m.label for m in game.legal_moves(game.initial_state())] == ["go 1: 2, yes {[1, 2]}"]
+    r = engine_cli("validate", f)
+    assert r.returncode == 1
+    assert f"{f}:2:15: error[runtime]: no entry 2 in {{0: 1, 1: 2}}" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_a_def_returning_its_parameter_gives_it_back_in_every_later_expression(tmp_path):
     # `same` returns `any`, so each expression that calls it checks its body again. A body
     # checked and compiled for some argument types (list<cell> here, from the first, refused,
