@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+import tracemalloc
 from types import SimpleNamespace
 
 import pytest
@@ -271,6 +272,49 @@ class CoarseKeys(Counter):
         return s[0] // 2  # 0 and 1 share a key but not their next states
 
 
+class CoarseKeysOtherLabels(Counter):
+    """0 and 1 share a key; 1 lists its moves in the other order."""
+
+    def key(self, s):
+        return 0 if s[0] < 2 else s[0]
+
+    def legal_moves(self, s):
+        return () if self.is_terminal(s) else (("add 2", "add 1") if s[0] == 1 else ("add 1", "add 2"))
+
+
+class CoarseKeysOtherEvaluations(Counter):
+    """State (n, m): m is 1 when the line began with add 2, and counts in the evaluation but not in
+    the key, the moves or the next keys."""
+
+    def initial_state(self):
+        return (0, 0)
+
+    def apply(self, s, mv):
+        return (s[0] + int(mv[-1]), 1 if s == (0, 0) and mv == "add 2" else s[1])
+
+    def evaluate(self, s, heuristic=None):
+        return float(s[0] + s[1])
+
+    def key(self, s):
+        return s[0]
+
+
+class Wide(Counter):
+    """1,000 moves a state, three moves deep: state (last move, depth)."""
+
+    def initial_state(self):
+        return (0, 0)
+
+    def legal_moves(self, s):
+        return () if self.is_terminal(s) else tuple(f"go {i}" for i in range(1000))
+
+    def apply(self, s, mv):
+        return (int(mv[3:]), s[1] + 1)
+
+    def is_terminal(self, s):
+        return s[1] >= 3
+
+
 class MovesAtTheEnd(Counter):
     def legal_moves(self, s):
         return ("add 1", "add 2")
@@ -345,6 +389,35 @@ def test_a_game_whose_equal_keys_lead_to_different_states_is_caught():
     f = check(CoarseKeys()).failure
     assert f.message.startswith("equal keys give different next states")
     assert f.moves == ("add 1",)
+
+
+def test_a_game_whose_equal_keys_list_other_moves_is_caught_with_both_lists():
+    f = check(CoarseKeysOtherLabels()).failure
+    assert f.message == ("equal keys give different legal moves: the state with this key in the initial state had "
+                         "'add 1', 'add 2', this one has 'add 2', 'add 1'")
+    assert f.moves == ("add 1",)
+
+
+def test_a_game_whose_equal_keys_evaluate_differently_is_caught_with_both_evaluations():
+    # (2, 0) after add 1, add 1 evaluates to 2; (2, 1) after add 2 to 3; both have key 2
+    f = check(CoarseKeysOtherEvaluations()).failure
+    assert f.message.startswith("equal keys give different evaluations: the state with this key after ")
+    assert {"(2.0,)", "(3.0,)"} == set(re.findall(r"\(\d\.0,\)", f.message))
+
+
+def test_check_keeps_no_moves_of_the_states_it_has_seen():
+    # 50 lines of 3 moves, each state 1,000 moves: memory held between lines, when the moves of
+    # the last state visited are gone. Keeping each state's labels and the keys of its next
+    # states, as check once did, held about 80 kB for each of the 100 or so states with moves (8.3 MB)
+    held = []
+    tracemalloc.start()
+    try:
+        r = check_game(Wide(), examples=50, seed=0,
+                       progress=lambda *_: held.append(tracemalloc.get_traced_memory()[0]))
+    finally:
+        tracemalloc.stop()
+    assert r.failure is None and r.examples == 50
+    assert max(held) - held[0] < 3_000_000  # about 0.7 MB now, most of it Hypothesis's own record of the lines
 
 
 def test_a_terminal_state_with_legal_moves_is_caught():
