@@ -210,7 +210,7 @@ class _Run:
         # key -> (line of moves, fingerprints, texts): for the labels of the legal moves, the keys
         # of the next states and the evaluations, a fingerprint (length and hash; the evaluations
         # themselves) and the start of their text for a message. Not the moves or next states:
-        # a check of a wide game held every state it listed (6.5 GB for Scythe's 200 examples).
+        # a check of a wide game held every state it listed (6.5 GB for 200 examples of one).
         self.seen: dict = {}
 
     def play(self, pick: Callable[[int], int], max_steps: int) -> None:
