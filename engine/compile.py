@@ -740,13 +740,13 @@ class Compiler(PySource):
         def loop_fork(env, k):
             items = tuple(it(env))
 
-            def go(e, n):
-                if n == len(items):
+            def go(e, n, go):  # go passed in, not closed over: a function in its own closure is a
+                if n == len(items):  # cycle, and it held the turn's listed moves until the collector ran
                     k(e)
                     return
                 bind(e, items[n])
-                fork(e, lambda e2: go(e2, n + 1))
-            go(env, 0)
+                fork(e, lambda e2: go(e2, n + 1, go))
+            go(env, 0, go)
         return FORK, loop_fork
 
     def s_MergeStmt(self, s: m.MergeStmt):

@@ -253,18 +253,18 @@ def longest_trail(board, grid, label) -> int:
         adj.setdefault(b, []).append((i, a))
     if not edges:
         return int(any(label in t.labels for c, t in board.items() if grid.contains(c)))
-    best = 0
+    return max(_walk(adj, start, 0) for start in _trail_starts(adj)) + 1
 
-    def walk(node, used, n):
-        nonlocal best
-        if n > best:
-            best = n
-        for i, nxt in adj[node]:
-            if not used >> i & 1:
-                walk(nxt, used | 1 << i, n + 1)
-    for start in _trail_starts(adj):
-        walk(start, 0, 0)
-    return best + 1
+
+def _walk(adj: dict, node, used: int) -> int:
+    """The most joins a trail from node can add to the joins in the bit set `used`."""
+    best = 0
+    for i, nxt in adj[node]:
+        if not used >> i & 1:
+            n = 1 + _walk(adj, nxt, used | 1 << i)
+            if n > best:
+                best = n
+    return best
 
 
 def _trail_starts(adj: dict) -> list:
