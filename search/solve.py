@@ -182,4 +182,5 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             line.append((m, s))
     finally:
         sys.setrecursionlimit(limit)
+        del value  # value is in its own closure: a cycle that would keep memo until a full collection
     return v, line
