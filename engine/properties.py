@@ -359,18 +359,26 @@ class _Run:
 
 def _show(labels) -> str:
     """Move labels for a message."""
-    return _clip(", ".join(f"'{lb}'" for lb in labels) or "none")
+    return _clip(_joined(f"'{lb}'" for lb in labels) or "none")
 
 
 def _start(items: tuple, n: int = 200) -> str:
-    """str(items), or as much of its start as _clip shows (items past n characters not written)."""
-    parts, size = [], 1
-    for x in items:
-        parts.append(repr(x))
-        size += len(parts[-1]) + 2
+    """str(items), or as much of its start as _clip shows."""
+    text = _joined((repr(x) for x in items), n)
+    return "(" + text if len(text) > n else str(items)
+
+
+def _joined(texts, n: int = 200) -> str:
+    """", ".join(texts), or a start of it longer than n characters, which _clip shows as it would
+    the whole: a state's moves are written out for every state a check meets, and a wide turn
+    has over 100,000 of them, of which a message shows a few."""
+    parts, size = [], -2
+    for t in texts:
+        parts.append(t)
+        size += len(t) + 2
         if size > n:
-            return "(" + ", ".join(parts)
-    return str(items)
+            break
+    return ", ".join(parts)
 
 
 def _clip(text: str, n: int = 200) -> str:
