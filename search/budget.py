@@ -1,8 +1,8 @@
 """A forward model with a budget: counts calls, tells observers, keeps the best line seen.
 
 Every algorithm in `search/` reaches the game only through `Budgeted`, so
-budgets compare across algorithms and machines (forward-model calls, as in the
-Tribes paper: each `legal_moves` and each `apply` counts one).
+budgets compare across algorithms and machines (forward-model calls, as the
+Tribes paper budgets its agents; here each `legal_moves` and each `apply` counts one).
 """
 from __future__ import annotations
 
