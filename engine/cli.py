@@ -14,7 +14,7 @@ import attrs
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted
 from .cli_fit import add_parser as add_fit_parser
-from .cli_search import add_parsers, check_depth
+from .cli_search import add_parsers, check_depth, note_without_fork
 from .lint import dead_ends, endless, partial_tables, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
@@ -349,6 +349,7 @@ def cmd_check(args) -> int:
     for flag, n in (("--examples", args.examples), ("--steps", args.steps), ("--jobs", args.jobs)):
         if n < 1:
             raise UsageError(f"{flag} {n}: expected a positive number")
+    note_without_fork(min(args.jobs, args.examples), "the parts of the examples are checked one after another")
     game = load_game(args.file, parse_settings(args.set))
     texts = args.invariant or []
     try:

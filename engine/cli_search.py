@@ -5,6 +5,7 @@ import argparse
 import json
 import math
 import random
+import sys
 import time
 from typing import Optional
 
@@ -16,7 +17,7 @@ from .progress import ProgressBar
 from .runtime import plain_number
 from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options,
                            make_agent, plan)
-from search.play import Tally, play
+from search.play import Tally, can_fork, play
 from search.protocol import CHANCE
 from search.stats import stats
 
@@ -118,6 +119,13 @@ def _positive(**values):
     for flag, v in values.items():
         if v is not None and v < 1:
             raise UsageError(f"--{flag} {v}: expected a positive number")
+
+
+def note_without_fork(jobs: int, what: str) -> None:
+    """Tell on stderr that `--jobs` > 1 runs `what` in this process, on a system that cannot fork."""
+    if jobs > 1 and not can_fork():
+        print(f"note: --jobs {jobs}: this system cannot fork processes, so {what} in this process "
+              "(the same results, without the speed-up)", file=sys.stderr)
 
 
 def check_depth(depth) -> None:
@@ -314,6 +322,7 @@ def cmd_play(args) -> int:
         agents = [(f"{spec} ({i})" if specs.count(spec) > 1 else spec, agent)
                   for i, (spec, (_, agent)) in enumerate(zip(specs, agents), 1)]
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
+    note_without_fork(min(args.jobs, args.games), "the games are played one at a time")
     texts = args.measure or []
     try:
         measures = [f for _, f in command_line_measures(game, texts)] if texts else []

@@ -24,7 +24,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 from hypothesis.errors import HypothesisException
 
-from search.play import leave_interrupts_to_the_parent
+from search.play import can_fork, leave_interrupts_to_the_parent
 from search.protocol import CHANCE
 from .diagnostics import RuleRuntimeError
 from .model import Span
@@ -89,37 +89,30 @@ def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
     return Report(run.examples, run.steps, run.ninvariants, failure)
 
 
-_PARTS: Optional[tuple] = None  # what the forked parts of check_in_parts check: set before the pool forks
+_PARTS: Optional[tuple] = None  # what the parts of check_in_parts check: set before the pool forks
 
 
 def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps: int = 1000,
                    extra_invariants: Sequence = (), progress: Optional[Callable] = None) -> Report:
-    """check_game shared among `jobs` forked processes, where the platform forks: part i checks
-    its share of the examples with seed `seed * 1000 + i`. The counts add up; of the failures the
-    parts found, the one with the fewest moves is reported (the earliest part's on a tie). The
-    same seed and jobs give the same report; another number of jobs plays other lines."""
+    """check_game shared among `jobs` parts: part i checks its share of the examples with seed
+    `seed * 1000 + i`, each part in a forked process where the platform forks, else one part after
+    another here. The counts add up; of the failures the parts found, the one with the fewest
+    moves is reported (the earliest part's on a tie). The same seed and jobs give the same report
+    on every platform; another number of jobs plays other lines."""
     global _PARTS
     jobs = min(jobs, examples)
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1:
         return check_game(game, examples=examples, seed=seed, steps=steps, extra_invariants=extra_invariants,
                           progress=progress)
-    context = multiprocessing.get_context("fork")
-    counts = context.Array("q", 2 * jobs, lock=False)  # examples and steps so far, part by part
-    _PARTS = (game, examples, seed, steps, tuple(extra_invariants), jobs, counts)
+    forked = can_fork()
+    counts = multiprocessing.get_context("fork").Array("q", 2 * jobs, lock=False) if forked else [0] * (2 * jobs)
+    _PARTS = (game, examples, seed, steps, tuple(extra_invariants), jobs, counts)  # examples and steps so far
+
+    def told():
+        if progress is not None:
+            progress(sum(counts[0::2]), sum(counts[1::2]))
     try:
-        pool = context.Pool(jobs, initializer=leave_interrupts_to_the_parent)
-        try:
-            result = pool.map_async(_check_part, range(jobs))
-            while not result.ready():
-                result.wait(0.2)
-                if progress is not None:
-                    progress(sum(counts[0::2]), sum(counts[1::2]))
-            reports = result.get()
-            pool.close()
-            pool.join()
-        except BaseException:  # interrupted
-            pool.terminate()
-            raise
+        reports = _forked_parts(jobs, told) if forked else [_check_part(i, told) for i in range(jobs)]
     finally:
         _PARTS = None
     failures = [r.failure for r in reports if r.failure is not None]
@@ -127,12 +120,32 @@ def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps
                   min(failures, key=lambda f: len(f.moves)) if failures else None)
 
 
-def _check_part(i: int) -> Report:
-    """In a forked process: part i of check_in_parts."""
+def _forked_parts(jobs: int, told: Callable[[], None]) -> list:
+    """The reports of the parts of _PARTS, each checked in a forked process; `told` is called
+    every 0.2 s until they are all done."""
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=leave_interrupts_to_the_parent)
+    try:
+        result = pool.map_async(_check_part, range(jobs))
+        while not result.ready():
+            result.wait(0.2)
+            told()
+        reports = result.get()
+        pool.close()
+        pool.join()
+    except BaseException:  # interrupted
+        pool.terminate()
+        raise
+    return reports
+
+
+def _check_part(i: int, told: Callable[[], None] = lambda: None) -> Report:
+    """Part i of check_in_parts (in a forked process, or here one part after another): its
+    examples and steps so far go to the shared counts, and then `told` is called."""
     game, examples, seed, steps, extra, jobs, counts = _PARTS
 
     def progress(n: int, k: int):
         counts[2 * i], counts[2 * i + 1] = n, k
+        told()
     return check_game(game, examples=examples // jobs + (i < examples % jobs), seed=seed * 1000 + i, steps=steps,
                       extra_invariants=extra, progress=progress)
 

@@ -141,7 +141,7 @@ def _games(job: _Job, games: range, jobs: int):
     later game first): nothing from the first game missing on is yielded, and the first failure
     in the order of the games is raised."""
     global _JOB, _STOP
-    if jobs <= 1 or len(games) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or len(games) <= 1 or not can_fork():
         yield from (_one_game(job, g) for g in games)
         return
     context = multiprocessing.get_context("fork")
@@ -167,6 +167,11 @@ def _games(job: _Job, games: range, jobs: int):
         _JOB = _STOP = None
     if failure is not None:
         raise failure
+
+
+def can_fork() -> bool:
+    """Whether this platform starts processes by fork, which `jobs` > 1 needs (Windows does not)."""
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def leave_interrupts_to_the_parent():

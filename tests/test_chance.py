@@ -1,6 +1,7 @@
 """`chance when COND { ... draw x in c ... }`: chance nodes with weighted outcomes, against
 probabilities worked out by hand, and the diagnostics of misplaced draws and choices."""
 import json
+import multiprocessing
 import random
 import time
 from fractions import Fraction
@@ -8,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from conftest import first_diagnostic, run_engine
+from engine.cli import main
 from engine.load import load_game
 from search.protocol import CHANCE
 
@@ -256,6 +258,20 @@ def test_play_with_two_jobs_prints_what_one_job_prints():
         runs.append(out)
     assert runs[0] == runs[1]
     assert [s["game"] for s in runs[1]["shown"]] == [1, 2, 3, 4, 5]
+
+
+def test_play_with_two_jobs_on_a_system_that_cannot_fork_says_so_and_plays_the_same_games(monkeypatch, capsys):
+    args = ["play", "rules/railroad-ink.rules", "--agents", "random", "--games", "3", "--seed", "4", "--json"]
+    runs = []
+    for jobs in ("1", "2"):
+        assert main([*args, "--jobs", jobs]) == 0
+        runs.append(capsys.readouterr())
+        monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    one, two = ({k: v for k, v in json.loads(r.out).items() if k != "seconds"} for r in runs)
+    assert one == two
+    assert "note" not in runs[0].err
+    assert ("note: --jobs 2: this system cannot fork processes, so the games are played one at a time in this "
+            "process (the same results, without the speed-up)") in runs[1].err
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

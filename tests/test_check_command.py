@@ -7,6 +7,7 @@ games that each break one property.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
 import subprocess
 import sys
@@ -18,7 +19,8 @@ import pytest
 from conftest import ROOT, RULE_FILES, run_engine, set_args, suite_settings
 from engine import load_game
 from engine import model as m
-from engine.properties import BUILT_IN, check_game
+from engine.cli import main
+from engine.properties import BUILT_IN, check_game, check_in_parts
 from search.protocol import CHANCE
 
 FIXTURE = ROOT / "tests" / "fixtures" / "subtle.rules"
@@ -161,6 +163,21 @@ def test_jobs_share_the_examples_and_the_shortest_failure_is_reported():
     assert first.returncode == 1
     assert numbered_moves(first.stdout) == ["press green", "press blue", "press red"]
     assert first.stdout == second.stdout
+
+
+def test_without_fork_the_parts_are_checked_one_after_another_with_the_same_report(monkeypatch, capsys):
+    game = load_game("rules/tictactoe.rules")
+    forked = check_in_parts(game, jobs=2, examples=31)
+    one_job = check_in_parts(game, jobs=1, examples=31)
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    seen = []
+    alone = check_in_parts(game, jobs=2, examples=31, progress=lambda n, k: seen.append((n, k)))
+    assert alone == forked and alone.examples == 31
+    assert alone.steps != one_job.steps  # the lines of two parts, not those of one
+    assert seen[-1] == (alone.examples, alone.steps)  # progress adds up the parts
+    assert main(["check", "rules/tictactoe.rules", "--examples", "31", "--jobs", "2"]) == 0
+    assert ("note: --jobs 2: this system cannot fork processes, so the parts of the examples are checked one "
+            "after another in this process (the same results, without the speed-up)") in capsys.readouterr().err
 
 
 def test_check_leaves_no_hypothesis_directory_behind(tmp_path):
