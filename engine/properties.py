@@ -89,7 +89,7 @@ def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
     return Report(run.examples, run.steps, run.ninvariants, failure)
 
 
-_PARTS: Optional[tuple] = None  # what the parts of check_in_parts check: set before the pool forks
+_PARTS: Optional[tuple] = None  # what the parts of check_in_parts check: set before they start
 
 
 def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps: int = 1000,
@@ -105,8 +105,9 @@ def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps
         return check_game(game, examples=examples, seed=seed, steps=steps, extra_invariants=extra_invariants,
                           progress=progress)
     forked = can_fork()
+    # the examples and steps of each part so far
     counts = multiprocessing.get_context("fork").Array("q", 2 * jobs, lock=False) if forked else [0] * (2 * jobs)
-    _PARTS = (game, examples, seed, steps, tuple(extra_invariants), jobs, counts)  # examples and steps so far
+    _PARTS = (game, examples, seed, steps, tuple(extra_invariants), jobs, counts)
 
     def told():
         if progress is not None:
