@@ -455,11 +455,26 @@ def cmd_stats(args) -> int:
     check_depth(args.depth)
     game = _load(args)
     _positive(samples=args.samples)
-    bar = ProgressBar(None, "depths")
     depth = STATS_DEPTH if args.depth is None else args.depth
+    bar = ProgressBar(None, "states measured")
+    playouts = None
+    layers = {}  # depth -> its states
+
+    def measured(d, done, n):
+        layers[d] = n
+        bar.update(sum(layers.values()) - n + done, f"depth {d}: {done:,} of {n:,}")
+
+    def sampled(k):
+        nonlocal playouts
+        if playouts is None:
+            bar.close()
+            playouts = ProgressBar(args.samples, "random playouts", eta=True)
+        playouts.update(k)
     rows = stats(game, rng=random.Random(args.seed), depth=depth, samples=args.samples,
-                 progress=lambda d, n: bar.update(d, f"{n:,} states at depth {d}"))
-    bar.close()
+                 progress=measured, sampled=sampled)
+    for b in (bar, playouts):
+        if b is not None:
+            b.close()
     cut = args.depth is None and bool(rows) and rows[-1].depth == depth and rows[-1].states > rows[-1].ended
     if args.json:
         print(json.dumps({"game": game.title, "depths": [

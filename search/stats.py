@@ -25,47 +25,67 @@ class Depth:
 
 
 def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int = 1000,
-          exact_limit: int = 100_000, progress: Optional[Callable[[int, int], None]] = None) -> list:
+          exact_limit: int = 100_000, progress: Optional[Callable[[int, int, int], None]] = None,
+          sampled: Optional[Callable[[int], None]] = None) -> list:
     """Enumerate the states layer by layer while a layer holds at most exact_limit states;
-    below that, `samples` random playouts (chance by weight) from the initial state."""
+    below that, `samples` random playouts (chance by weight) from the initial state.
+
+    `progress(d, done, n)` is told how many of the n states at depth d are measured, now and
+    then and when the layer is done; `sampled(k)` when k playouts are done, 0 first."""
     rows = []
     layer = {game.key(game.initial_state()): game.initial_state()}
     d = 0
-    while layer and (depth is None or d <= depth) and len(layer) <= exact_limit:
-        row, nxt = _measure(game, d, layer.values(), exact=True, expand=True)
+    while depth is None or d <= depth:
+        last = depth is not None and d == depth
+        told = None if progress is None else (lambda done, d=d, n=len(layer): progress(d, done, n))
+        row, nxt = _measure(game, d, layer.values(), expand=not last, limit=exact_limit,
+                            told=told)
         rows.append(row)
-        if progress is not None:
-            progress(d, len(layer))
-        layer = nxt
         d += 1
-    if not layer or (depth is not None and d > depth):
-        return rows
-    by_depth: dict = {}
-    for _ in range(samples):
+        if last or not nxt:
+            return rows
+        if len(nxt) > exact_limit:
+            break
+        layer = nxt
+    seen: dict = {}  # depth -> {key: the moves of a decision, or CHANCE, or None for an end}
+    for i in range(samples):
+        if sampled is not None:
+            sampled(i)
         s, k = game.initial_state(), 0
         while depth is None or k <= depth:
-            if k >= d:
-                by_depth.setdefault(k, {})[game.key(s)] = s
+            what = None
             if game.is_terminal(s):
-                break
-            if game.current_player(s) == CHANCE:
-                s = game.apply(s, sample_outcome(game, s, rng))
+                pass
+            elif game.current_player(s) == CHANCE:
+                what = CHANCE
             else:
                 moves = game.legal_moves(s)
-                if not moves:
-                    break
-                s = game.apply(s, rng.choice(moves))
+                what = len(moves) or None
+            if k >= d:
+                seen.setdefault(k, {})[game.key(s)] = what
+            if what is None:
+                break
+            s = game.apply(s, sample_outcome(game, s, rng) if what == CHANCE else rng.choice(moves))
             k += 1
-    for k in sorted(by_depth):
-        rows.append(_measure(game, k, by_depth[k].values(), exact=False, expand=False)[0])
+    if sampled is not None and samples:
+        sampled(samples)
+    for k in sorted(seen):
+        whats = seen[k].values()
+        counts = [w for w in whats if w is not None and w != CHANCE]
+        rows.append(_row(k, False, len(whats), counts, sum(w is None for w in whats)))
     return rows
 
 
-def _measure(game, d: int, states, *, exact: bool, expand: bool) -> tuple:
-    """The row for depth d, and (when expand) the next layer keyed by game.key."""
+def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
+             told: Optional[Callable[[int], None]] = None) -> tuple:
+    """The exact row for depth d, and (when expand) the next layer keyed by game.key, whose making
+    stops once it holds more than `limit` states. `told(k)` hears of every 256th state measured
+    and of the last."""
     counts, ended, total = [], 0, 0
     nxt: dict = {}
     for s in states:
+        if told is not None and total % 256 == 0 and total:
+            told(total)
         total += 1
         if game.is_terminal(s):
             ended += 1
@@ -82,6 +102,13 @@ def _measure(game, d: int, states, *, exact: bool, expand: bool) -> tuple:
             for m in options:
                 t = game.apply(s, m)
                 nxt.setdefault(game.key(t), t)
-    row = Depth(d, exact, total, len(counts), min(counts, default=0),
-                sum(counts) / len(counts) if counts else 0.0, max(counts, default=0), ended)
-    return row, nxt
+            expand = len(nxt) <= limit
+    if told is not None:
+        told(total)
+    return _row(d, True, total, counts, ended), nxt
+
+
+def _row(d: int, exact: bool, states: int, counts: list, ended: int) -> Depth:
+    """The row for depth d: `counts` holds the number of moves of each decision."""
+    return Depth(d, exact, states, len(counts), min(counts, default=0),
+                 sum(counts) / len(counts) if counts else 0.0, max(counts, default=0), ended)
