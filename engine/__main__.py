@@ -10,4 +10,5 @@ gc.set_threshold(20_000, 20, 20)
 
 from .cli import main  # noqa: E402  (after the threshold, so imports run under it too)
 
-sys.exit(main())
+if __name__ == "__main__":  # not in a process that `--jobs` starts afresh, which imports this module too
+    sys.exit(main())

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -14,7 +15,7 @@ import attrs
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted
 from .cli_fit import add_parser as add_fit_parser
-from .cli_search import add_parsers, check_depth, note_without_fork
+from .cli_search import add_parsers, check_depth
 from .lint import dead_ends, endless, partial_tables, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
@@ -347,12 +348,18 @@ def _solve_by_iteration(args, game, t0: float) -> int:
     return 0
 
 
+def _check_setup(file: str, given: Optional[list], texts: list) -> tuple:
+    """The game and the --invariant predicates of a check, made again in each process that
+    `--jobs` starts afresh where the platform does not fork."""
+    game = load_game(file, parse_settings(given))
+    return game, command_line_predicates(game, texts)
+
+
 def cmd_check(args) -> int:
     from .properties import BUILT_IN, check_in_parts  # Hypothesis takes a while to import; only check needs it
     for flag, n in (("--examples", args.examples), ("--steps", args.steps), ("--jobs", args.jobs)):
         if n < 1:
             raise UsageError(f"{flag} {n}: expected a positive number")
-    note_without_fork(min(args.jobs, args.examples), "the parts of the examples are checked one after another")
     game = load_game(args.file, parse_settings(args.set))
     texts = args.invariant or []
     try:
@@ -362,7 +369,8 @@ def cmd_check(args) -> int:
         return 2
     bar = ProgressBar(args.examples, "examples", eta=True)
     r = check_in_parts(game, jobs=args.jobs, examples=args.examples, seed=args.seed, steps=args.steps,
-                       extra_invariants=extra, progress=lambda n, k: bar.update(n, f"{k:,} moves"))
+                       extra_invariants=extra, progress=lambda n, k: bar.update(n, f"{k:,} moves"),
+                       rebuild=functools.partial(_check_setup, args.file, args.set, texts))
     bar.close()
     f = r.failure
     if args.json:

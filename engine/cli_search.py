@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import random
@@ -17,7 +18,7 @@ from .progress import ProgressBar
 from .runtime import plain_number
 from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options,
                            make_agent, plan)
-from search.play import Tally, can_fork, play
+from search.play import Tally, play
 from search.protocol import CHANCE
 from search.stats import stats
 
@@ -119,13 +120,6 @@ def _positive(**values):
     for flag, v in values.items():
         if v is not None and v < 1:
             raise UsageError(f"--{flag} {v}: expected a positive number")
-
-
-def note_without_fork(jobs: int, what: str) -> None:
-    """Tell on stderr that `--jobs` > 1 runs `what` in this process, on a system that cannot fork."""
-    if jobs > 1 and not can_fork():
-        print(f"note: --jobs {jobs}: this system cannot fork processes, so {what} in this process "
-              "(the same results, without the speed-up)", file=sys.stderr)
 
 
 def check_depth(depth) -> None:
@@ -303,7 +297,11 @@ PLAY_MAX_MOVES = 1_000
 """The moves `play` lets a game run to without --max-moves: a game that can go on forever stops there."""
 
 
-def cmd_play(args) -> int:
+def _play_setup(args) -> tuple:
+    """What `play` with these arguments plays: the game, the runs of agents (each a list of (name,
+    agent)), whether each agent plays every game, the --measure texts and the summary of a game's
+    end. Made by the command, and made again in each process `--jobs` starts where the platform
+    does not fork."""
     game = _load(args)
     specs = [a.strip() for a in args.agents.split(",")]
     chosen = [agent_spec(spec, game) for spec in specs]
@@ -321,26 +319,11 @@ def cmd_play(args) -> int:
     if len(set(specs)) < len(specs):  # one agent against itself: its rows are told apart by the order given
         agents = [(f"{spec} ({i})" if specs.count(spec) > 1 else spec, agent)
                   for i, (spec, (_, agent)) in enumerate(zip(specs, agents), 1)]
-    _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
-    note_without_fork(min(args.jobs, args.games), "the games are played one at a time")
     texts = args.measure or []
     try:
         measures = [f for _, f in command_line_measures(game, texts)] if texts else []
     except RuleErrors as e:  # the expressions are arguments: a usage error, shown with a caret
         raise UsageError("--measure: the expression has errors\n" + e.render()) from None
-    settings = [f"{k}={v}" for k, v in sorted(parse_settings(args.set).items())]
-    earlier = None
-    if args.against is not None:
-        if game.num_players != 1:
-            raise UsageError(f"--against {args.against}: pairs scores game by game, which only a one-player game "
-                             f"has ({game.title} has {game.num_players} players)")
-        earlier = load_earlier_run(args.against, title=game.title, seed=args.seed, settings=settings,
-                                   first=args.first_game, games=args.games)
-    max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
-    runs = [[a] for a in agents] if same_games else [agents]
-    bar = ProgressBar(args.games * len(runs), "games", eta=True)
-    t0 = time.perf_counter()
-    shown: list = []
 
     def summary(g, s):
         end = {"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)],
@@ -350,6 +333,31 @@ def cmd_play(args) -> int:
         if measures:
             end["measures"] = [plain_number(f(s)) for f in measures]
         return end
+    runs = [[a] for a in agents] if same_games else [agents]
+    return game, runs, same_games, texts, summary
+
+
+def _play_run(given: dict, i: int) -> tuple:
+    """The game, run i's agents and the summary, made again from the arguments of `play`."""
+    game, runs, _, _, summary = _play_setup(argparse.Namespace(**given))
+    return game, runs[i], summary
+
+
+def cmd_play(args) -> int:
+    game, runs, same_games, texts, summary = _play_setup(args)
+    _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
+    settings = [f"{k}={v}" for k, v in sorted(parse_settings(args.set).items())]
+    earlier = None
+    if args.against is not None:
+        if game.num_players != 1:
+            raise UsageError(f"--against {args.against}: pairs scores game by game, which only a one-player game "
+                             f"has ({game.title} has {game.num_players} players)")
+        earlier = load_earlier_run(args.against, title=game.title, seed=args.seed, settings=settings,
+                                   first=args.first_game, games=args.games)
+    max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves
+    bar = ProgressBar(args.games * len(runs), "games", eta=True)
+    t0 = time.perf_counter()
+    shown: list = []
 
     def show(g, end, agent):
         shown.append({**end, "agent": agent} if same_games else end)
@@ -362,7 +370,8 @@ def cmd_play(args) -> int:
         tallies += play(game, run, games=args.games, budget=args.budget, rng=random.Random(args.seed),
                         max_moves=max_moves, progress=lambda done, total, i=i: bar.update(i * args.games + done),
                         jobs=args.jobs, show=lambda g, end, a=run[0][0]: show(g, end, a), summary=summary,
-                        first=args.first_game - 1, agent_seed=args.agent_seed)
+                        first=args.first_game - 1, agent_seed=args.agent_seed,
+                        rebuild=functools.partial(_play_run, vars(args), i))
     bar.close()
     seconds = time.perf_counter() - t0
     several = game.num_players > 1

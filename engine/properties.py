@@ -89,13 +89,29 @@ def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
     return Report(run.examples, run.steps, run.ninvariants, failure)
 
 
-_PARTS: Optional[tuple] = None  # what the parts of check_in_parts check: set before they start
+@attrs.frozen
+class _Parts:
+    """What the parts of one check_in_parts check."""
+
+    game: object
+    extra: tuple  # extra_invariants
+    examples: int
+    seed: int
+    steps: int
+    jobs: int
+    counts: object  # the examples and steps of each part so far, two numbers a part
+
+
+_PARTS: Optional[_Parts] = None  # set before the parts start
 
 
 def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps: int = 1000,
-                   extra_invariants: Sequence = (), progress: Optional[Callable] = None) -> Report:
+                   extra_invariants: Sequence = (), progress: Optional[Callable] = None,
+                   rebuild: Optional[Callable[[], tuple]] = None) -> Report:
     """check_game shared among `jobs` parts: part i checks its share of the examples with seed
-    `seed * 1000 + i`, each part in a forked process where the platform forks, else one part after
+    `seed * 1000 + i`, each part in a process of its own: forked where the platform forks, else
+    started afresh, `rebuild()` making in it the (game, extra_invariants) given here (a picklable
+    function: of its module, or a functools.partial of one). Without either, one part after
     another here. The counts add up; of the failures the parts found, the one with the fewest
     moves is reported (the earliest part's on a tie). The same seed and jobs give the same report
     on every platform; another number of jobs plays other lines."""
@@ -104,16 +120,21 @@ def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps
     if jobs <= 1:
         return check_game(game, examples=examples, seed=seed, steps=steps, extra_invariants=extra_invariants,
                           progress=progress)
-    forked = can_fork()
-    # the examples and steps of each part so far
-    counts = multiprocessing.get_context("fork").Array("q", 2 * jobs, lock=False) if forked else [0] * (2 * jobs)
-    _PARTS = (game, examples, seed, steps, tuple(extra_invariants), jobs, counts)
+    method = "fork" if can_fork() else "spawn" if rebuild is not None else None
+    context = multiprocessing.get_context(method) if method else None
+    counts = context.Array("q", 2 * jobs, lock=False) if context else [0] * (2 * jobs)
+    _PARTS = _Parts(game, tuple(extra_invariants), examples, seed, steps, jobs, counts)
 
     def told():
         if progress is not None:
             progress(sum(counts[0::2]), sum(counts[1::2]))
     try:
-        reports = _forked_parts(jobs, told) if forked else [_check_part(i, told) for i in range(jobs)]
+        if context is None:
+            reports = [_check_part(i, told) for i in range(jobs)]
+        else:
+            start, given = (leave_interrupts_to_the_parent, ()) if method == "fork" else \
+                (_started, (rebuild, attrs.evolve(_PARTS, game=None, extra=())))
+            reports = _parts_in_processes(context.Pool(jobs, start, given), jobs, told)
     finally:
         _PARTS = None
     failures = [r.failure for r in reports if r.failure is not None]
@@ -121,10 +142,22 @@ def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps
                   min(failures, key=lambda f: len(f.moves)) if failures else None)
 
 
-def _forked_parts(jobs: int, told: Callable[[], None]) -> list:
-    """The reports of the parts of _PARTS, each checked in a forked process; `told` is called
-    every 0.2 s until they are all done."""
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=leave_interrupts_to_the_parent)
+def _started(rebuild: Callable[[], tuple], parts: _Parts) -> None:
+    """In a process started afresh: the game and extra invariants made again, the rest of the
+    parts as the parent has them."""
+    global _PARTS
+    leave_interrupts_to_the_parent()
+    try:
+        game, extra = rebuild()
+    except Exception as e:  # raised here, the pool would start the process again and again
+        _PARTS = e  # _check_part raises it, and the parent with it
+        return
+    _PARTS = attrs.evolve(parts, game=game, extra=tuple(extra))
+
+
+def _parts_in_processes(pool, jobs: int, told: Callable[[], None]) -> list:
+    """The reports of the parts of _PARTS, each checked by a process of the pool; `told` is
+    called every 0.2 s until they are all done."""
     try:
         result = pool.map_async(_check_part, range(jobs))
         while not result.ready():
@@ -140,15 +173,17 @@ def _forked_parts(jobs: int, told: Callable[[], None]) -> list:
 
 
 def _check_part(i: int, told: Callable[[], None] = lambda: None) -> Report:
-    """Part i of check_in_parts (in a forked process, or here one part after another): its
+    """Part i of check_in_parts (in a process of its own, or here one part after another): its
     examples and steps so far go to the shared counts, and then `told` is called."""
-    game, examples, seed, steps, extra, jobs, counts = _PARTS
+    p = _PARTS
+    if isinstance(p, Exception):
+        raise p
 
     def progress(n: int, k: int):
-        counts[2 * i], counts[2 * i + 1] = n, k
+        p.counts[2 * i], p.counts[2 * i + 1] = n, k
         told()
-    return check_game(game, examples=examples // jobs + (i < examples % jobs), seed=seed * 1000 + i, steps=steps,
-                      extra_invariants=extra, progress=progress)
+    return check_game(p.game, examples=p.examples // p.jobs + (i < p.examples % p.jobs), seed=p.seed * 1000 + i,
+                      steps=p.steps, extra_invariants=p.extra, progress=progress)
 
 
 def _search(run: "_Run", examples: int, seed: int, steps: int) -> Optional[Failure]:

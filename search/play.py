@@ -56,7 +56,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
          max_moves: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None,
          show: Optional[Callable] = None, decided: Optional[Callable[[int, object], None]] = None,
          jobs: int = 1, summary: Optional[Callable[[int, object], object]] = None, first: int = 0,
-         agent_seed: int = 0) -> list:
+         agent_seed: int = 0, rebuild: Optional[Callable[[], tuple]] = None) -> list:
     """Play `games` games, numbered from `first` (0 is the first game); in game g seat i goes to
     agent (i + g) mod len(agents), so every agent plays every seat in turn. Each game has a
     generator of its own, seeded from rng and the game's number: its chance outcomes are drawn
@@ -71,9 +71,12 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
 
     `decided(g, state)` sees each state an agent decides from. `show(g, end)` sees each game's
     end, in the order of the games: the final state, or with `summary` what summary(g, state)
-    made of it. `jobs` > 1 plays that many games at once in forked processes (where the
-    platform forks; elsewhere one at a time) with the same results: `summary` then runs in
-    them and must return something picklable, and `decided` is not allowed."""
+    made of it. `jobs` > 1 plays that many games at once in other processes with the same
+    results: `summary` then runs in them and must return something picklable, and `decided` is
+    not allowed. Where the platform forks, the processes are forked. Elsewhere (Windows) they are
+    started afresh, and `rebuild()` makes in each of them the (game, agents, summary) given here:
+    a function of its module, or a functools.partial of one, so that it can be pickled; without
+    it the games are played one at a time here."""
     n = game.num_players
     if len(agents) > n:
         raise ValueError(f"{len(agents)} agents for a game of {n} player{'s' if n != 1 else ''}: "
@@ -85,7 +88,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     base = rng.getrandbits(64)
     job = _Job(game, agents, budget, base, max_moves, decided, summary, agent_seed)
     tallies = [Tally(name) for name, _ in agents]
-    for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs)):
+    for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs, rebuild)):
         g = first + i
         seats = _seats(g, n, len(agents))
         top = max(returns)
@@ -125,13 +128,13 @@ class _Job:
     agent_seed: int
 
 
-_JOB: Optional[_Job] = None  # what forked workers play: set before the pool forks
+_JOB: Optional[_Job] = None  # what the workers play: set before the pool forks, or by _started (or its error)
 _STOP = None  # an Event the workers share: set by the first game that fails, so no other game begins
 
 
-def _games(job: _Job, games: range, jobs: int):
-    """(returns, end) of each game numbered in `games`, in order: played here, or by `jobs` forked
-    workers.
+def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tuple]] = None):
+    """(returns, end) of each game numbered in `games`, in order: played here, or by `jobs`
+    workers, forked or (with `rebuild`, where the platform does not fork) started afresh.
 
     A game that fails in a worker does not raise there: it stops the games not begun yet and
     is raised here once the games under way have ended, so the pool closes normally. Ending a
@@ -141,17 +144,20 @@ def _games(job: _Job, games: range, jobs: int):
     later game first): nothing from the first game missing on is yielded, and the first failure
     in the order of the games is raised."""
     global _JOB, _STOP
-    if jobs <= 1 or len(games) <= 1 or not can_fork():
+    forked = can_fork()
+    if jobs <= 1 or len(games) <= 1 or not (forked or rebuild):
         yield from (_one_game(job, g) for g in games)
         return
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("fork" if forked else "spawn")
     _JOB, _STOP = job, context.Event()
+    start, given = (leave_interrupts_to_the_parent, ()) if forked else \
+        (_started, (rebuild, attrs.evolve(job, game=None, agents=(), summary=None), _STOP))
     failure = None
     try:
-        pool = context.Pool(min(jobs, len(games)), initializer=leave_interrupts_to_the_parent)
+        pool = context.Pool(min(jobs, len(games)), initializer=start, initargs=given)
         try:
             stopped = False
-            for kind, value in pool.imap(_forked_game, games):
+            for kind, value in pool.imap(_game_in_worker, games):
                 if kind == "played" and not stopped:
                     yield value
                     continue
@@ -170,7 +176,7 @@ def _games(job: _Job, games: range, jobs: int):
 
 
 def can_fork() -> bool:
-    """Whether this platform starts processes by fork, which `jobs` > 1 needs (Windows does not)."""
+    """Whether this platform starts processes by fork (Windows does not)."""
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -180,11 +186,27 @@ def leave_interrupts_to_the_parent():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _forked_game(g: int):
+def _started(rebuild: Callable[[], tuple], job: _Job, stop) -> None:
+    """In a worker started afresh: the game, agents and summary made again, the rest of the job
+    as the parent has it."""
+    global _JOB, _STOP
+    leave_interrupts_to_the_parent()
+    _STOP = stop
+    try:
+        game, agents, summary = rebuild()
+    except Exception as e:  # raised here, the pool would start the worker again and again
+        _JOB = e  # each game this worker takes fails with it
+        return
+    _JOB = attrs.evolve(job, game=game, agents=agents, summary=summary)
+
+
+def _game_in_worker(g: int):
     """("played", (returns, end)), ("failed", the error) or ("skipped", None) after a failure."""
     if _STOP.is_set():
         return "skipped", None
     try:
+        if isinstance(_JOB, Exception):
+            raise _JOB
         returns, end = _one_game(_JOB, g)
     except Exception as e:
         _STOP.set()

@@ -165,7 +165,8 @@ def test_jobs_share_the_examples_and_the_shortest_failure_is_reported():
     assert first.stdout == second.stdout
 
 
-def test_without_fork_the_parts_are_checked_one_after_another_with_the_same_report(monkeypatch, capsys):
+def test_without_fork_and_a_way_to_rebuild_the_parts_are_checked_one_after_another_with_the_same_report(
+        monkeypatch):
     game = load_game("rules/tictactoe.rules")
     forked = check_in_parts(game, jobs=2, examples=31)
     one_job = check_in_parts(game, jobs=1, examples=31)
@@ -175,9 +176,30 @@ def test_without_fork_the_parts_are_checked_one_after_another_with_the_same_repo
     assert alone == forked and alone.examples == 31
     assert alone.steps != one_job.steps  # the lines of two parts, not those of one
     assert seen[-1] == (alone.examples, alone.steps)  # progress adds up the parts
-    assert main(["check", "rules/tictactoe.rules", "--examples", "31", "--jobs", "2"]) == 0
-    assert ("note: --jobs 2: this system cannot fork processes, so the parts of the examples are checked one "
-            "after another in this process (the same results, without the speed-up)") in capsys.readouterr().err
+
+
+def test_check_with_two_jobs_on_a_system_that_cannot_fork_starts_its_processes_afresh_with_the_same_report(
+        monkeypatch, capsys):
+    # by hand: X, O, X, O, X is the least a game can go before five cells are marked
+    args = ["check", "rules/tictactoe.rules", "--examples", "31", "--jobs", "2", "--invariant", "len(marks) < 5",
+            "--json"]
+    contexts = []
+    get_context = multiprocessing.get_context
+
+    def recorded(method=None):
+        contexts.append(method)
+        return get_context(method)
+    monkeypatch.setattr(multiprocessing, "get_context", recorded)
+    runs = []
+    for system in ("forks", "cannot fork"):
+        assert main(args) == 1
+        runs.append(capsys.readouterr())
+        monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    forked, started = (json.loads(r.out) for r in runs)
+    assert started == forked
+    assert len(started["failure"]["moves"]) == 5
+    assert contexts == ["fork", "spawn"]
+    assert runs[1].err == ""
 
 
 def test_check_leaves_no_hypothesis_directory_behind(tmp_path):
@@ -490,3 +512,14 @@ def test_the_readme_shows_what_check_prints():
     args = re.findall(r'"[^"]*"|\S+', block.group(1))
     r = run_engine("check", *(a.strip('"') for a in args))
     assert r.stdout == re.sub(r"^    ", "", block.group(2), flags=re.M)
+
+
+def _rule_file_gone():  # a rebuild that fails in each process started afresh: pickled by name, at module level
+    raise FileNotFoundError("the rule file is gone")
+
+
+def test_a_check_process_that_cannot_rebuild_the_game_fails_instead_of_being_started_again(monkeypatch):
+    game = load_game("rules/tictactoe.rules")
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    with pytest.raises(FileNotFoundError, match="the rule file is gone"):
+        check_in_parts(game, jobs=2, examples=4, rebuild=_rule_file_gone)
