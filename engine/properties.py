@@ -102,7 +102,7 @@ class _Parts:
     counts: object  # the examples and steps of each part so far, two numbers a part
 
 
-_PARTS: Optional[_Parts] = None  # set before the parts start
+_PARTS: Optional[_Parts] = None  # set before the parts start (or, by _started, the error that kept it from being made)
 
 
 def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps: int = 1000,

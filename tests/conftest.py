@@ -1,4 +1,5 @@
 """Shared fixtures: paths of the repository and its rule files."""
+import multiprocessing
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +41,25 @@ def run_engine(*args, timeout=120):
 @pytest.fixture
 def engine_cli():
     return run_engine
+
+
+class Platform:
+    """What multiprocessing tells of the platform, changed for a test: `without_fork()` makes it
+    one that cannot fork (as Windows), and `contexts` lists the start methods asked for."""
+
+    def __init__(self, monkeypatch):
+        self.monkeypatch, self.contexts = monkeypatch, []
+        get_context = multiprocessing.get_context
+
+        def recorded(method=None):
+            self.contexts.append(method)
+            return get_context(method)
+        monkeypatch.setattr(multiprocessing, "get_context", recorded)
+
+    def without_fork(self):
+        self.monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+
+
+@pytest.fixture
+def platform(monkeypatch):
+    return Platform(monkeypatch)

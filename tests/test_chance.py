@@ -1,7 +1,6 @@
 """`chance when COND { ... draw x in c ... }`: chance nodes with weighted outcomes, against
 probabilities worked out by hand, and the diagnostics of misplaced draws and choices."""
 import json
-import multiprocessing
 import random
 import time
 from fractions import Fraction
@@ -261,24 +260,17 @@ def test_play_with_two_jobs_prints_what_one_job_prints():
 
 
 def test_play_with_two_jobs_on_a_system_that_cannot_fork_starts_its_processes_afresh_for_the_same_games(
-        monkeypatch, capsys):
+        platform, capsys):
     args = ["play", "rules/railroad-ink.rules", "--agents", "random", "--games", "3", "--seed", "4", "--json",
             "--measure", "len(used)", "--show"]
-    contexts = []
-    get_context = multiprocessing.get_context
-
-    def recorded(method=None):
-        contexts.append(method)
-        return get_context(method)
-    monkeypatch.setattr(multiprocessing, "get_context", recorded)
     runs = []
     for jobs in ("1", "2"):
         assert main([*args, "--jobs", jobs]) == 0
         runs.append(capsys.readouterr())
-        monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+        platform.without_fork()
     one, two = ({k: v for k, v in json.loads(r.out).items() if k != "seconds"} for r in runs)
     assert one == two  # scores, the final boards and the measures
-    assert contexts == ["spawn"]  # one job needs no other process; two on this system are started afresh
+    assert platform.contexts == ["spawn"]  # one job needs no other process; two on this system are started afresh
     assert runs[1].err == ""
 
 
@@ -396,10 +388,10 @@ def _rule_file_gone():  # a rebuild that fails in each process started afresh: p
     raise FileNotFoundError("the rule file is gone")
 
 
-def test_a_process_that_cannot_rebuild_the_game_fails_its_games_instead_of_being_started_again(dice, monkeypatch):
+def test_a_process_that_cannot_rebuild_the_game_fails_its_games_instead_of_being_started_again(dice, platform):
     from search.play import play
 
-    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    platform.without_fork()
     with pytest.raises(FileNotFoundError, match="the rule file is gone"):
         play(dice, [("random", lambda *a, **k: None)], games=3, budget=1, rng=random.Random(0), jobs=2,
              show=lambda g, end: None, summary=lambda g, s: None, rebuild=_rule_file_gone)

@@ -7,7 +7,6 @@ games that each break one property.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import re
 import subprocess
 import sys
@@ -165,12 +164,12 @@ def test_jobs_share_the_examples_and_the_shortest_failure_is_reported():
     assert first.stdout == second.stdout
 
 
-def test_without_fork_and_a_way_to_rebuild_the_parts_are_checked_one_after_another_with_the_same_report(
-        monkeypatch):
+def test_without_fork_or_a_way_to_rebuild_the_game_the_parts_are_checked_one_after_another_with_the_same_report(
+        platform):
     game = load_game("rules/tictactoe.rules")
     forked = check_in_parts(game, jobs=2, examples=31)
     one_job = check_in_parts(game, jobs=1, examples=31)
-    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    platform.without_fork()
     seen = []
     alone = check_in_parts(game, jobs=2, examples=31, progress=lambda n, k: seen.append((n, k)))
     assert alone == forked and alone.examples == 31
@@ -179,26 +178,19 @@ def test_without_fork_and_a_way_to_rebuild_the_parts_are_checked_one_after_anoth
 
 
 def test_check_with_two_jobs_on_a_system_that_cannot_fork_starts_its_processes_afresh_with_the_same_report(
-        monkeypatch, capsys):
+        platform, capsys):
     # by hand: X, O, X, O, X is the least a game can go before five cells are marked
     args = ["check", "rules/tictactoe.rules", "--examples", "31", "--jobs", "2", "--invariant", "len(marks) < 5",
             "--json"]
-    contexts = []
-    get_context = multiprocessing.get_context
-
-    def recorded(method=None):
-        contexts.append(method)
-        return get_context(method)
-    monkeypatch.setattr(multiprocessing, "get_context", recorded)
     runs = []
     for system in ("forks", "cannot fork"):
         assert main(args) == 1
         runs.append(capsys.readouterr())
-        monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+        platform.without_fork()
     forked, started = (json.loads(r.out) for r in runs)
     assert started == forked
     assert len(started["failure"]["moves"]) == 5
-    assert contexts == ["fork", "spawn"]
+    assert platform.contexts == ["fork", "spawn"]
     assert runs[1].err == ""
 
 
@@ -518,8 +510,8 @@ def _rule_file_gone():  # a rebuild that fails in each process started afresh: p
     raise FileNotFoundError("the rule file is gone")
 
 
-def test_a_check_process_that_cannot_rebuild_the_game_fails_instead_of_being_started_again(monkeypatch):
+def test_a_check_process_that_cannot_rebuild_the_game_fails_instead_of_being_started_again(platform):
     game = load_game("rules/tictactoe.rules")
-    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])  # as on Windows
+    platform.without_fork()
     with pytest.raises(FileNotFoundError, match="the rule file is gone"):
         check_in_parts(game, jobs=2, examples=4, rebuild=_rule_file_gone)
