@@ -77,7 +77,7 @@ def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
     # progress(examples, steps) is called after each line of play.
     run = _Run(game, tuple(extra_invariants), progress)
     failure = None
-    with _scratch_hypothesis_home(), _memo_off(game):
+    with _scratch_hypothesis_home(), _no_local_constants(), _memo_off(game):
         # Shrinking makes the choices small, not always few: three times "add 1" can be
         # a local minimum when two times "add 2" also fails. So search again below the
         # length of each failure until no shorter one turns up.
@@ -221,6 +221,30 @@ def _memo_off(game):
     finally:
         if memo is not None:
             game.memo_limit = memo
+
+
+@contextmanager
+def _no_local_constants():
+    """Keep Hypothesis from drawing now and then a number written in the source of a module loaded
+    from outside site-packages (as it does from version 6.131 on): which modules those are
+    depends on how the engine was installed and on what else was imported, so the same seed
+    would play other lines. A Hypothesis without them, or with its internals moved, is left
+    as it is."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+        get, cache = providers._get_local_constants, providers.CONSTANTS_CACHE.cache
+    except (ImportError, AttributeError):
+        yield
+        return
+    none = Constants()
+    providers._get_local_constants = lambda: none
+    cache.clear()  # it holds the constants already found, by the kind of value drawn
+    try:
+        yield
+    finally:
+        providers._get_local_constants = get
+        cache.clear()
 
 
 @contextmanager

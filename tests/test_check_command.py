@@ -515,3 +515,20 @@ def test_a_check_process_that_cannot_rebuild_the_game_fails_instead_of_being_sta
     platform.without_fork()
     with pytest.raises(FileNotFoundError, match="the rule file is gone"):
         check_in_parts(game, jobs=2, examples=4, rebuild=_rule_file_gone)
+
+
+def test_a_module_loaded_besides_does_not_change_the_lines_a_seed_plays(tmp_path, monkeypatch):
+    game = load_game("rules/railroad-ink.rules")
+
+    def lines():
+        keys = []
+        recorder = (SimpleNamespace(span=None), lambda s: keys.append(game.key(s)) or True)
+        check_game(game, examples=20, seed=3, extra_invariants=[recorder])
+        return keys
+    before = lines()
+    # Hypothesis draws now and then a number from the source of modules loaded from outside
+    # site-packages: a module of the user's, full of numbers in the range of the moves' indices
+    (tmp_path / "numbers_of_mine.py").write_text("N = [" + ", ".join(map(str, range(11, 160, 2))) + "]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sys.modules, "numbers_of_mine", __import__("numbers_of_mine"))
+    assert lines() == before
