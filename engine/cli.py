@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.metadata
 import json
 import os
 import random
@@ -13,7 +14,7 @@ from typing import Optional
 
 import attrs
 
-from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted
+from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
 from .lint import dead_ends, endless, partial_tables, stale_labels, unreached, unused
@@ -33,6 +34,35 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(f"{self.prog}: {message}")
+
+
+class _Main(_Parser):
+    """The top-level parser: names the commands when none or an unknown one is given, and the option
+    likely meant when a command is given one it does not take."""
+
+    commands: dict  # name: parser, set by build_parser
+
+    def parse_args(self, args=None, namespace=None):
+        argv = sys.argv[1:] if args is None else list(args)
+        names = ", ".join(self.commands)
+        if not argv:
+            self.error(f"expected a command, one of {names} (python -m engine COMMAND --help tells more)")
+        first = argv[0]
+        if first.startswith("-") and first not in ("-h", "--help", "--version"):
+            self.error(f"expected a command before the options, one of {names}; got '{first}'")
+        if not first.startswith("-") and first not in self.commands:
+            near = did_you_mean(first, self.commands)
+            self.error(f"no command '{first}'; " + (f"did you mean '{near}'? " if near else "")
+                       + f"the commands are {names}")
+        parsed, extras = self.parse_known_args(argv, namespace)
+        if extras:
+            command = self.commands[parsed.command]
+            options = [o for a in command._actions for o in a.option_strings if o.startswith("--")]
+            word = extras[0].split("=", 1)[0]
+            near = did_you_mean(word, options) if word.startswith("-") else None
+            command.error(f"unrecognized arguments: {' '.join(extras)}"
+                          + (f"; did you mean {near}?" if near else ""))
+        return parsed
 
 
 def cmd_validate(args) -> int:
@@ -396,7 +426,8 @@ def cmd_check(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m engine", description="Check, solve and explore board games written as rule files.")
+    p = _Main(prog="python -m engine", description="Check, solve and explore board games written as rule files.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, required=True, metavar="COMMAND")
     v = sub.add_parser("validate", help="check rule files and report every error")
     v.add_argument("files", nargs="+", metavar="FILE")
@@ -426,7 +457,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(run=cmd_check)
     add_parsers(sub)
     add_fit_parser(sub)
+    p.commands = dict(sub.choices)
     return p
+
+
+def _version() -> str:
+    """The installed package's version."""
+    try:
+        return importlib.metadata.version("boardgame-rules")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed: pip install -e . gives its version)"
 
 
 def _check_hint(args) -> Optional[str]:

@@ -1,0 +1,68 @@
+"""The top-level command line: no command, an unknown command, a misspelt option, --version."""
+import re
+import tomllib
+
+import pytest
+
+from conftest import ROOT
+from engine.cli import main
+
+# The commands as the README's Commands section lists them, in its order.
+_SECTION = (ROOT / "README.md").read_text().split("## Commands", 1)[1].split("\nALGORITHM OPTIONS:", 1)[0]
+COMMANDS = re.findall(r"^    python -m engine (\w+) ", _SECTION, re.M)
+
+
+def usage_error(capsys, *argv):
+    """Run the command line on argv, which must fail as a usage error; its one line."""
+    assert main(list(argv)) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    return err.strip()
+
+
+def test_the_readme_lists_the_seven_commands():
+    assert COMMANDS == ["validate", "solve", "check", "search", "play", "stats", "fit"]
+
+
+def test_no_command_names_every_command(capsys):
+    assert usage_error(capsys) == ("error: python -m engine: expected a command, one of "
+                                   + ", ".join(COMMANDS) + " (python -m engine COMMAND --help tells more)")
+
+
+def test_a_misspelt_command_is_named_as_the_one_likely_meant(capsys):
+    assert usage_error(capsys, "sovle", "rules/nidavellir.rules") == (
+        "error: python -m engine: no command 'sovle'; did you mean 'solve'? the commands are " + ", ".join(COMMANDS))
+
+
+def test_an_unknown_command_far_from_any_lists_them(capsys):
+    assert usage_error(capsys, "frobnicate") == (
+        "error: python -m engine: no command 'frobnicate'; the commands are " + ", ".join(COMMANDS))
+
+
+def test_an_option_before_the_command_says_the_command_comes_first(capsys):
+    msg = usage_error(capsys, "--json", "solve", "rules/nidavellir.rules")
+    assert msg.startswith("error: python -m engine: expected a command before the options")
+    assert msg.endswith("got '--json'")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "rules/nidavellir.rules", "--jsn"],
+     "error: python -m engine solve: unrecognized arguments: --jsn; did you mean --json?"),
+    (["play", "rules/tictactoe.rules", "--agents", "random", "--budgt", "3"],
+     "error: python -m engine play: unrecognized arguments: --budgt 3; did you mean --budget?"),
+    (["stats", "rules/tictactoe.rules", "--max-states=9"],
+     "error: python -m engine stats: unrecognized arguments: --max-states=9"),
+    (["solve", "rules/nidavellir.rules", "rules/tictactoe.rules"],
+     "error: python -m engine solve: unrecognized arguments: rules/tictactoe.rules"),
+])
+def test_an_option_the_command_does_not_take_is_named_with_the_one_likely_meant(capsys, argv, message):
+    assert usage_error(capsys, *argv) == message
+
+
+def test_version_prints_the_version_of_the_package(capsys):
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"python -m engine {version}\n"
