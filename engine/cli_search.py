@@ -12,6 +12,7 @@ from typing import Optional
 
 from .diagnostics import RuleErrors, UsageError, counted, did_you_mean
 from .earlier_run import load_earlier_run
+from .interrupt import first_interrupt_stops
 from .load import command_line_measures, command_line_predicates, load_game, parse_settings
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
@@ -259,9 +260,13 @@ def cmd_search(args) -> int:
         check_plot_target(args.plot)
     bar = ProgressBar(args.budget, "calls", eta=True)
     t0 = time.perf_counter()
-    r = plan(game, game.initial_state(), args.algo, budget=args.budget, rng=random.Random(args.seed), opts=opts,
-             progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {plain_number(best)}"))
+    with first_interrupt_stops() as stop:
+        r = plan(game, game.initial_state(), args.algo, budget=args.budget, rng=random.Random(args.seed), opts=opts,
+                 progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {plain_number(best)}")
+                 or stop.is_set())
     bar.close()
+    interrupted = stop.is_set()
+    status = 130 if interrupted else 0  # as for any Ctrl-C, after the report
     seconds = time.perf_counter() - t0
     before = [game.initial_state()] + [t for _, t in r.best_line[:-1]]
     chance = CHANCE_STEPS[args.algo] if any(game.current_player(s) == CHANCE for s in before) else None
@@ -271,26 +276,28 @@ def cmd_search(args) -> int:
         "best_score": None if r.best_score is None else plain_number(r.best_score),
         "best_line": game.line_json(r.best_line), "chance": chance,
         "fm_calls": r.fm_calls, "iterations": r.iterations, "first_best_at": r.first_best_at,
-        "seconds": round(seconds, 3),
+        "seconds": round(seconds, 3), "interrupted": interrupted,
     }
     if args.plot:
         best_score_curve(args.plot, r.improvements, r.fm_calls, f"{game.title}: {args.algo}, seed {args.seed}")
     if args.json:
         print(json.dumps(out))
-        return 0
+        return status
     kind = "one run" if args.algo in LINE_PLANNERS else "move by move"
     print(f"{game.title}: {args.algo} ({kind}), {r.fm_calls:,} forward-model calls, "
           f"{r.iterations:,} iteration{'s' if r.iterations != 1 else ''}, {seconds:.2f} s")
+    if interrupted:
+        print("  interrupted (Ctrl-C): what the search had found by then")
     if r.best_score is None:
-        print("  no line reached the end of the game within the budget")
-        return 0
+        print("  no line reached the end of the game " + ("before the interrupt" if interrupted else "within the budget"))
+        return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
     if chance:
         print(f"  chance: {chance}")
     print("  best line:")
     for mv, _ in r.best_line:
         print(f"    {game.describe(mv)}")
-    return 0
+    return status
 
 
 PLAY_MAX_MOVES = 1_000

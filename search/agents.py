@@ -122,20 +122,32 @@ def make_agent(name: str, opts: Options = Options()) -> Agent:
 def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(), progress=None) -> Result:
     """The best line from state: one run of a line planner, or, for agents that decide move
     by move, their decisions played out, each with an equal share of the budget left
-    (the length of the game estimated by one random line first)."""
+    (the length of the game estimated by one random line first). Asked by `progress` to stop,
+    they stop deciding: the line is then no result unless it has ended."""
     agent = make_agent(name, opts)
     if name in LINE_PLANNERS:
         return agent(game, state, budget=budget, rng=rng, progress=progress)
     fm = Budgeted(game, state, budget, progress=progress)
+
+    def told(calls, best):  # a decision's progress, told as the line's
+        if progress(fm.calls + calls, fm.best_score):
+            fm.stopped = True
+            return True
+        return False
+
     length = len(_probe(fm, state, rng))
     s, line, memory = state, [], None
     while not fm.ended(s):
+        if fm.stopped:
+            return fm.result()
         if fm.is_chance(s):
             m, s = fm.sample_chance(s, rng)
         else:
             share = max(1, (budget - fm.calls) // max(1, length - len(line)))
-            r = agent(game, s, budget=share, rng=rng, memory=memory)
+            r = agent(game, s, budget=share, rng=rng, memory=memory, progress=None if progress is None else told)
             fm.adopt(line, r)
+            if fm.stopped:
+                return fm.result()
             memory = r.memory
             m = r.move
             s = fm.apply(s, m)

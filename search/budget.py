@@ -15,8 +15,9 @@ from .protocol import CHANCE, Game
 Observer = Callable[[object], None]
 """Sees each state an algorithm visits (seed-003 style traversal observers)."""
 
-Progress = Callable[[int, Optional[float]], None]
-"""Told (forward-model calls so far, best score so far) every PROGRESS_EVERY calls."""
+Progress = Callable[[int, Optional[float]], Optional[bool]]
+"""Told (forward-model calls so far, best score so far) every PROGRESS_EVERY calls; returning True
+ends the budget there (a search that is asked to stop keeps what it found so far)."""
 
 PROGRESS_EVERY = 2000
 
@@ -46,6 +47,7 @@ class Budgeted:
         self.observers = tuple(observers)
         self.progress = progress
         self.calls = 0
+        self.stopped = False  # progress asked to stop: the budget ended early
         self.iterations = 0
         self.best_score: Optional[float] = None
         self.best_line: tuple = ()
@@ -56,14 +58,15 @@ class Budgeted:
 
     @property
     def spent(self) -> bool:
-        return self.budget is not None and self.calls >= self.budget
+        return self.stopped or (self.budget is not None and self.calls >= self.budget)
 
     def charge(self):
         """Count one forward-model call."""
         self.calls += 1
         if self.progress is not None and self.calls >= self._next_report:
             self._next_report += PROGRESS_EVERY
-            self.progress(self.calls, self.best_score)
+            if self.progress(self.calls, self.best_score):
+                self.stopped = True
 
     def moves(self, s) -> Sequence:
         """Legal moves of s (one call, unless they were just fetched for the same s)."""

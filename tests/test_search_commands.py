@@ -23,7 +23,8 @@ def json_of(*args):
 def test_search_with_max_score_prints_the_optimum_58_and_its_line_as_json():
     out = json_of("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "max-score",
                   "--budget", "100000", "--seed", "1", "--json")
-    assert {"best_score", "best_line", "fm_calls", "iterations", "first_best_at", "seconds"} <= set(out)
+    assert {"best_score", "best_line", "fm_calls", "iterations", "first_best_at", "seconds", "interrupted"} <= set(out)
+    assert out["interrupted"] is False
     assert out["best_score"] == 58  # the exhaustive optimum published in seed 001
     assert len(out["best_line"]) == 1 + 8  # the start, then one trade per round
     assert out["best_line"][0]["move"] == "start"

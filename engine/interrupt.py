@@ -1,0 +1,30 @@
+"""Ctrl-C during a long run: the first one asks the run to stop and keep what it found, the next one quits."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+
+@contextlib.contextmanager
+def first_interrupt_stops():
+    """Within the block, the first SIGINT sets the event it yields instead of raising
+    KeyboardInterrupt, and puts back the handler there was, so a second one interrupts as usual."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
+        yield stop
+        return
+    before = signal.getsignal(signal.SIGINT)
+    if before == signal.SIG_IGN:  # started in the background by a shell: Ctrl-C does not reach it
+        yield stop
+        return
+
+    def asked(signum, frame):
+        stop.set()
+        signal.signal(signal.SIGINT, before)
+
+    signal.signal(signal.SIGINT, asked)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, before)
