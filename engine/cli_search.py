@@ -260,7 +260,7 @@ def cmd_search(args) -> int:
         check_plot_target(args.plot)
     bar = ProgressBar(args.budget, "calls", eta=True)
     t0 = time.perf_counter()
-    with first_interrupt_stops() as stop:
+    with first_interrupt_stops("stopping: the search ends after the line or move it is weighing") as stop:
         r = plan(game, game.initial_state(), args.algo, budget=args.budget, rng=random.Random(args.seed), opts=opts,
                  progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {plain_number(best)}")
                  or stop.is_set())
@@ -372,14 +372,27 @@ def cmd_play(args) -> int:
             bar.close()
             by = f" ({agent})" if same_games else ""
             print(f"game {g + 1}{by}: score {', '.join(str(r) for r in end['returns'])}\n{end['view']}\n", flush=True)
-    tallies = []
-    for i, run in enumerate(runs):  # one seed for every run: game g meets the same chance in each
-        tallies += play(game, run, games=args.games, budget=args.budget, rng=random.Random(args.seed),
-                        max_moves=max_moves, progress=lambda done, total, i=i: bar.update(i * args.games + done),
-                        jobs=args.jobs, show=lambda g, end, a=run[0][0]: show(g, end, a), summary=summary,
-                        first=args.first_game - 1, agent_seed=args.agent_seed,
-                        rebuild=functools.partial(_play_run, vars(args), i))
+    tallies, played = [], []  # played: the games of each run played
+
+    def progress(i, done):
+        played[i] = done
+        bar.update(i * args.games + done)
+    with first_interrupt_stops("stopping once the games under way have ended") as stop:
+        for i, run in enumerate(runs):  # one seed for every run: game g meets the same chance in each
+            if stop.is_set():
+                break
+            played.append(0)
+            tallies += play(game, run, games=args.games, budget=args.budget, rng=random.Random(args.seed),
+                            max_moves=max_moves, progress=lambda done, total, i=i: progress(i, done),
+                            jobs=args.jobs, show=lambda g, end, a=run[0][0]: show(g, end, a), summary=summary,
+                            first=args.first_game - 1, agent_seed=args.agent_seed,
+                            rebuild=functools.partial(_play_run, vars(args), i), stop=stop.is_set)
     bar.close()
+    interrupted = stop.is_set()
+    tallies = [t for t in tallies if t.games]  # agents of runs stopped before their first game: none to show
+    if not tallies:
+        print("interrupted before the first game had ended", file=sys.stderr)
+        return 130
     seconds = time.perf_counter() - t0
     several = game.num_players > 1
     rows = [{"name": t.name, "games": t.games,
@@ -409,14 +422,16 @@ def cmd_play(args) -> int:
                           **({"measures": measured} if texts else {}), **({"paired": paired} if same_games else {}),
                           **({"against": {"file": earlier.path, "agent": earlier.agent, "budget": earlier.budget,
                                           "agent_seed": earlier.agent_seed, "paired": against}} if earlier else {}),
-                          "stopped": stopped}))
-        return 0
+                          "stopped": stopped, "interrupted": interrupted}))
+        return 130 if interrupted else 0
     numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
     mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
     each = ", each agent on the same games" if same_games else ""
     print(f"{game.title}: {args.games} game{'s' if args.games != 1 else ''}{numbers}{each}, "
           f"{args.budget:,} forward-model calls per decision, "
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
+    if interrupted:
+        print(f"  interrupted (Ctrl-C) after {_games_played(played, args)}")
     w = max(12, *(len(t.name) for t in tallies))
     if several:
         print(f"  {'agent':<{w}} {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  {'win rate':<15} mean score")
@@ -447,7 +462,20 @@ def cmd_play(args) -> int:
         print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {max_moves:,} moves, scored as "
               f"{'they' if stopped != 1 else 'it'} stood"
               + (" (the default limit: --max-moves N sets it)" if args.max_moves is None else ""))
-    return 0
+    return 130 if interrupted else 0
+
+
+def _games_played(played: list, args) -> str:
+    """What an interrupted play had played: of each run (one per agent when each agent plays every
+    game), and the options that play the rest of the run cut short."""
+    runs = [f"{counted(n, 'game')} of {args.games:,}" for n in played]
+    told = runs[0] if len(runs) == 1 else "; ".join(
+        f"{name}: {n}" for name, n in zip([a.strip() for a in args.agents.split(",")], runs))
+    last = played[-1]
+    if last < args.games:
+        told += (f" (the rest: --first-game {args.first_game + last} --games {args.games - last}"
+                 + (", for the last agent" if len(played) > 1 else "") + ")")
+    return told
 
 
 def _difference(base: list, t: Tally) -> dict:

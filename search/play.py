@@ -56,7 +56,8 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
          max_moves: Optional[int] = None, progress: Optional[Callable[[int, int], None]] = None,
          show: Optional[Callable] = None, decided: Optional[Callable[[int, object], None]] = None,
          jobs: int = 1, summary: Optional[Callable[[int, object], object]] = None, first: int = 0,
-         agent_seed: int = 0, rebuild: Optional[Callable[[], tuple]] = None) -> list:
+         agent_seed: int = 0, rebuild: Optional[Callable[[], tuple]] = None,
+         stop: Optional[Callable[[], bool]] = None) -> list:
     """Play `games` games, numbered from `first` (0 is the first game); in game g seat i goes to
     agent (i + g) mod len(agents), so every agent plays every seat in turn. Each game has a
     generator of its own, seeded from rng and the game's number: its chance outcomes are drawn
@@ -76,7 +77,11 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     not allowed. Where the platform forks, the processes are forked. Elsewhere (Windows) they are
     started afresh, and `rebuild()` makes in each of them the (game, agents, summary) given here:
     a function of its module, or a functools.partial of one, so that it can be pickled; without
-    it the games are played one at a time here."""
+    it the games are played one at a time here.
+
+    `stop()`, asked after each game, ends the run early when it returns True: no game begins
+    after that, the games under way end, and the tallies hold the games up to the first one
+    missing."""
     n = game.num_players
     if len(agents) > n:
         raise ValueError(f"{len(agents)} agents for a game of {n} player{'s' if n != 1 else ''}: "
@@ -88,7 +93,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     base = rng.getrandbits(64)
     job = _Job(game, agents, budget, base, max_moves, decided, summary, agent_seed)
     tallies = [Tally(name) for name, _ in agents]
-    for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs, rebuild)):
+    for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs, rebuild, stop)):
         g = first + i
         seats = _seats(g, n, len(agents))
         top = max(returns)
@@ -132,9 +137,11 @@ _JOB: Optional[_Job] = None  # what the workers play: set before the pool forks,
 _STOP = None  # an Event the workers share: set by the first game that fails, so no other game begins
 
 
-def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tuple]] = None):
+def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tuple]] = None,
+           stop: Optional[Callable[[], bool]] = None):
     """(returns, end) of each game numbered in `games`, in order: played here, or by `jobs`
     workers, forked or (with `rebuild`, where the platform does not fork) started afresh.
+    Once `stop()` is true after a game, no game begins; those under way end and are yielded.
 
     A game that fails in a worker does not raise there: it stops the games not begun yet and
     is raised here once the games under way have ended, so the pool closes normally. Ending a
@@ -146,7 +153,10 @@ def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tu
     global _JOB, _STOP
     forked = can_fork()
     if jobs <= 1 or len(games) <= 1 or not (forked or rebuild):
-        yield from (_one_game(job, g) for g in games)
+        for g in games:
+            yield _one_game(job, g)
+            if stop is not None and stop():
+                return
         return
     context = multiprocessing.get_context("fork" if forked else "spawn")
     _JOB, _STOP = job, context.Event()
@@ -160,6 +170,8 @@ def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tu
             for kind, value in pool.imap(_game_in_worker, games):
                 if kind == "played" and not stopped:
                     yield value
+                    if stop is not None and not _STOP.is_set() and stop():
+                        _STOP.set()  # no game begins now; those under way end, and are yielded in order
                     continue
                 stopped = True  # a game missing: read on (the rest are skipped) for the failure to raise
                 if kind == "failed" and failure is None:

@@ -98,3 +98,32 @@ def test_the_handler_there_was_is_put_back_after_the_block():
     with first_interrupt_stops():
         assert signal.getsignal(signal.SIGINT) is not before
     assert signal.getsignal(signal.SIGINT) is before
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_during_play_reports_the_games_played_as_a_shorter_run_would(capsys, jobs):
+    t = interrupt_when_handled()
+    status = main(["play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", "20000",
+                   "--budget", "100", "--jobs", jobs, "--json"])
+    t.join()
+    assert status == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["interrupted"] is True
+    n = out["agents"][0]["games"]
+    assert 0 < n < 20000
+    assert main(["play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", str(n),
+                 "--budget", "100", "--json"]) == 0
+    shorter = json.loads(capsys.readouterr().out)
+    assert shorter["interrupted"] is False
+    assert out["agents"] == shorter["agents"]
+
+
+def test_an_interrupted_play_says_how_to_play_the_rest(capsys):
+    t = interrupt_when_handled()
+    status = main(["play", NIDAVELLIR, "--agents", "random", "--games", "1000000", "--first-game", "5"])
+    t.join()
+    assert status == 130
+    lines = capsys.readouterr().out.splitlines()
+    n = int(lines[-1].split()[1])  # the agent's row: name, games, ...
+    assert lines[1] == (f"  interrupted (Ctrl-C) after {n:,} games of 1,000,000 "
+                        f"(the rest: --first-game {5 + n} --games {1000000 - n})")
