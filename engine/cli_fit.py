@@ -8,7 +8,8 @@ import random
 
 from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, _options, check_heuristic,
                          check_options_apply)
-from .diagnostics import UsageError
+from .diagnostics import UsageError, counted
+from .interrupt import first_interrupt_stops
 from .progress import ProgressBar
 from search.agents import make_agent
 from search.fit import fit_groups
@@ -55,8 +56,9 @@ def _names(given: str, game, flag: str) -> list:
     return names
 
 
-def _played(args, game, features: list) -> list:
-    """Rows {game, group, features, final} of every decision in args.games games."""
+def _played(args, game, features: list) -> tuple:
+    """Rows {game, group, features, final} of every decision in args.games games, and after a
+    Ctrl-C the games played (else None)."""
     try:
         agent = make_agent(args.agent, _options(args, game, args.agent))
     except ValueError as e:
@@ -76,10 +78,16 @@ def _played(args, game, features: list) -> list:
             r["final"] = returns[r.pop("player")]
         start[0] = len(rows)
     bar = ProgressBar(args.games, "games", eta=True)
-    play(game, [(args.agent, agent)], games=args.games, budget=args.budget, rng=random.Random(args.seed),
-         progress=lambda done, total: bar.update(done), show=show, decided=decided)
+    played = [0]
+
+    def progress(done, total):
+        played[0] = done
+        bar.update(done)
+    with first_interrupt_stops("stopping once the game under way has ended") as stop:
+        play(game, [(args.agent, agent)], games=args.games, budget=args.budget, rng=random.Random(args.seed),
+             progress=progress, show=show, decided=decided, stop=stop.is_set)
     bar.close()
-    return rows
+    return rows, played[0] if stop.is_set() else None
 
 
 def _stored(paths: list, features: list) -> list:
@@ -108,7 +116,8 @@ def cmd_fit(args) -> int:
         _names(args.by, game, "--by")
     if args.record and os.path.exists(args.record):
         raise UsageError(f"--record {args.record}: the file exists; give a new name (nothing was overwritten)")
-    rows = _stored(args.sources, features) if args.sources else _played(args, game, features)
+    rows, interrupted = (_stored(args.sources, features), None) if args.sources else _played(args, game, features)
+    status = 130 if interrupted is not None else 0
     if args.record:
         with open(args.record, "x", encoding="utf-8") as fh:
             for r in rows:
@@ -125,9 +134,11 @@ def cmd_fit(args) -> int:
                "bias": f.bias, "weights": dict(zip(features, f.weights))} for g, f in fits.items()}
     if args.json:
         print(json.dumps({"game": game.title, "rows": len(rows), "by": args.by,
-                          "fits": [{"group": g, **v} for g, v in out.items()]}))
-        return 0
+                          "fits": [{"group": g, **v} for g, v in out.items()], "interrupted": interrupted is not None}))
+        return status
     print(f"{game.title}: {len(rows)} decisions fitted" + (f", one fit per value of {args.by}" if args.by else ""))
+    if interrupted is not None:
+        print(f"  interrupted (Ctrl-C) after {counted(interrupted, 'game')} of {args.games:,}: the decisions of those")
     width = max(len(h) for h in features + ["bias"])
     for g, v in out.items():
         r2 = "undefined (the score never varies)" if v["r2"] is None else f"{v['r2']:.3f}"
@@ -141,4 +152,4 @@ def cmd_fit(args) -> int:
             return round(args.scale * (out[g]["bias"] if h == "bias" else out[g]["weights"][h])) if g in out else 0
         value = scaled(None) if args.by is None else [scaled(g) for g in range(max(fits) + 1)]
         print(f"const w_{h} = {value}")
-    return 0
+    return status

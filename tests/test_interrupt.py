@@ -1,4 +1,5 @@
 """Ctrl-C during a search: the search stops and reports what it found; a second Ctrl-C quits."""
+import contextlib
 import json
 import os
 import random
@@ -42,27 +43,35 @@ def test_a_line_planner_told_to_stop_keeps_the_best_line_it_had_found():
     assert r.best_score == game.returns(r.best_line[-1][1])[0]
 
 
-def interrupt_when_handled(times: int = 1):
-    """From another thread: once the command has its own Ctrl-C handler, send the process SIGINT
-    (`times` times, a second only once the handler that was there before is back)."""
+@contextlib.contextmanager
+def ctrl_c_once_handled(times: int = 1):
+    """Within the block, from another thread: once the command has put in its own Ctrl-C handler,
+    send the process SIGINT (`times` times, a second once the handler there was before is back).
+    Nothing is sent once the block has ended, so a command that fails early fails the test alone."""
+    done = threading.Event()
+
     def run():
-        default = signal.getsignal(signal.SIGINT)
+        handler = signal.getsignal(signal.SIGINT)
         for _ in range(times):
-            deadline = time.monotonic() + 60
-            while signal.getsignal(signal.SIGINT) is default and time.monotonic() < deadline:
-                time.sleep(0.01)
-            default = signal.getsignal(signal.SIGINT)
-            time.sleep(0.2)
+            while signal.getsignal(signal.SIGINT) is handler:
+                if done.wait(0.01):
+                    return
+            handler = signal.getsignal(signal.SIGINT)
+            if done.wait(0.2):
+                return
             os.kill(os.getpid(), signal.SIGINT)
     t = threading.Thread(target=run, daemon=True)
     t.start()
-    return t
+    try:
+        yield
+    finally:
+        done.set()
+        t.join()
 
 
 def test_ctrl_c_during_search_prints_the_best_line_found_and_exits_130(capsys):
-    t = interrupt_when_handled()
-    status = main(["search", NIDAVELLIR, "--algo", "random-walk", "--budget", "1000000000"])
-    t.join()
+    with ctrl_c_once_handled():
+        status = main(["search", NIDAVELLIR, "--algo", "random-walk", "--budget", "1000000000"])
     out, err = capsys.readouterr()
     assert status == 130
     lines = out.splitlines()
@@ -72,24 +81,21 @@ def test_ctrl_c_during_search_prints_the_best_line_found_and_exits_130(capsys):
     assert "Traceback" not in err
 
 
-def test_ctrl_c_during_search_with_json_says_interrupted(capsys):
-    t = interrupt_when_handled()
-    status = main(["search", NIDAVELLIR, "--algo", "beam", "--width", "1000000", "--budget", "1000000000",
-                   "--json"])
-    t.join()
+def test_ctrl_c_during_a_search_deciding_move_by_move_stops_within_the_move_it_weighs(capsys):
+    with ctrl_c_once_handled():
+        status = main(["search", NIDAVELLIR, "--algo", "flat-mc", "--budget", "1000000000", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert status == 130
     assert out["interrupted"] is True
-    assert out["fm_calls"] < 10**9
+    assert out["fm_calls"] < 10**9 // 8  # less than the share of the first of its 8 decisions
 
 
 def test_a_second_ctrl_c_quits_at_once(capsys):
-    t = interrupt_when_handled(times=2)
-    with pytest.raises(KeyboardInterrupt):
-        with first_interrupt_stops() as stop:
-            while True:  # a run that does not look at `stop`
-                time.sleep(0.01)
-    t.join()
+    with ctrl_c_once_handled(times=2):
+        with pytest.raises(KeyboardInterrupt):
+            with first_interrupt_stops() as stop:
+                while True:  # a run that does not look at `stop`
+                    time.sleep(0.01)
     assert stop.is_set()
 
 
@@ -102,10 +108,9 @@ def test_the_handler_there_was_is_put_back_after_the_block():
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_during_play_reports_the_games_played_as_a_shorter_run_would(capsys, jobs):
-    t = interrupt_when_handled()
-    status = main(["play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", "20000",
-                   "--budget", "100", "--jobs", jobs, "--json"])
-    t.join()
+    with ctrl_c_once_handled():
+        status = main(["play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", "20000",
+                       "--budget", "100", "--jobs", jobs, "--json"])
     assert status == 130
     out = json.loads(capsys.readouterr().out)
     assert out["interrupted"] is True
@@ -119,11 +124,27 @@ def test_ctrl_c_during_play_reports_the_games_played_as_a_shorter_run_would(caps
 
 
 def test_an_interrupted_play_says_how_to_play_the_rest(capsys):
-    t = interrupt_when_handled()
-    status = main(["play", NIDAVELLIR, "--agents", "random", "--games", "1000000", "--first-game", "5"])
-    t.join()
+    with ctrl_c_once_handled():
+        status = main(["play", NIDAVELLIR, "--agents", "random", "--games", "1000000", "--first-game", "5"])
     assert status == 130
     lines = capsys.readouterr().out.splitlines()
     n = int(lines[-1].split()[1])  # the agent's row: name, games, ...
     assert lines[1] == (f"  interrupted (Ctrl-C) after {n:,} games of 1,000,000 "
                         f"(the rest: --first-game {5 + n} --games {1000000 - n})")
+
+
+def test_ctrl_c_during_fit_fits_and_records_the_games_played_as_a_shorter_run_would(capsys, tmp_path):
+    with ctrl_c_once_handled():
+        fit = ["fit", NIDAVELLIR, "--features", "coin_sum", "--agent", "random"]
+        status = main([*fit, "--games", "1000000", "--json", "--record", str(tmp_path / "cut.jsonl")])
+    assert status == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["interrupted"] is True
+    recorded = (tmp_path / "cut.jsonl").read_text().splitlines()
+    n = len({json.loads(r)["game"] for r in recorded})
+    assert 0 < n < 1000000 and out["rows"] == len(recorded) == 8 * n  # a decision a round, 8 rounds
+    assert main([*fit, "--games", str(n), "--json", "--record", str(tmp_path / "whole.jsonl")]) == 0
+    shorter = json.loads(capsys.readouterr().out)
+    assert shorter.pop("interrupted") is False and out.pop("interrupted") is True
+    assert out == shorter
+    assert (tmp_path / "whole.jsonl").read_text().splitlines() == recorded
