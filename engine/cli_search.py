@@ -503,37 +503,48 @@ def cmd_stats(args) -> int:
     bar = ProgressBar(None, "states measured")
     playouts = None
     layers = {}  # depth -> its states
+    done_playouts = 0
 
     def measured(d, done, n):
         layers[d] = n
         bar.update(sum(layers.values()) - n + done, f"depth {d}: {done:,} of {n:,}")
+        return stop.is_set()
 
     def sampled(k):
-        nonlocal playouts
+        nonlocal playouts, done_playouts
         if playouts is None:
             bar.close()
             playouts = ProgressBar(args.samples, "random playouts", eta=True)
         playouts.update(k)
-    rows = stats(game, rng=random.Random(args.seed), depth=depth, samples=args.samples,
-                 progress=measured, sampled=sampled)
+        done_playouts = k
+        return stop.is_set()
+    with first_interrupt_stops("stopping: the depths measured whole and the playouts done are shown") as stop:
+        rows = stats(game, rng=random.Random(args.seed), depth=depth, samples=args.samples,
+                     progress=measured, sampled=sampled)
     for b in (bar, playouts):
         if b is not None:
             b.close()
+    interrupted = stop.is_set()
+    status = 130 if interrupted else 0
     cut = args.depth is None and bool(rows) and rows[-1].depth == depth and rows[-1].states > rows[-1].ended
     if args.json:
         print(json.dumps({"game": game.title, "depths": [
             {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions,
              "moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max,
-             "ended": r.ended} for r in rows], "stopped": cut}))
-        return 0
+             "ended": r.ended} for r in rows], "stopped": cut, "interrupted": interrupted,
+            "samples": done_playouts}))
+        return status
     print(f"{game.title}: legal moves per decision and distinct states by depth")
+    if interrupted:
+        print("  interrupted (Ctrl-C): " + (f"after {done_playouts:,} of {args.samples:,} random playouts"
+                                             if done_playouts else "the depths measured whole by then"))
     print(f"  {'depth':>5} {'states':>12} {'decisions':>10} {'moves min':>10} {'mean':>8} {'max':>6} {'ended':>8}")
     for r in rows:
         mark = " " if r.exact else "~"
         print(f"  {r.depth:>5} {mark}{r.states:>11,} {r.decisions:>10,} {r.moves_min:>10} "
               f"{r.moves_mean:>8.2f} {r.moves_max:>6} {r.ended:>8,}")
     if not all(r.exact for r in rows):
-        print(f"  ~ sampled from {args.samples:,} random playouts: states seen, a lower bound")
+        print(f"  ~ sampled from {done_playouts:,} random playouts: states seen, a lower bound")
     if cut:
         print(f"  stopped at depth {depth:,}: games go on longer than that (--depth N sets the depth)")
-    return 0
+    return status

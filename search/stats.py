@@ -31,7 +31,9 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
     below that, `samples` random playouts (chance by weight) from the initial state.
 
     `progress(d, done, n)` is told how many of the n states at depth d are measured, now and
-    then and when the layer is done; `sampled(k)` when k playouts are done, 0 first."""
+    then and when the layer is done; `sampled(k)` when k playouts are done, 0 first. Either
+    returning True stops there: the rows are those of the depths measured whole and of the
+    playouts done."""
     rows = []
     layer = {game.key(game.initial_state()): game.initial_state()}
     d = 0
@@ -40,6 +42,8 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
         told = None if progress is None else (lambda done, d=d, n=len(layer): progress(d, done, n))
         row, nxt = _measure(game, d, layer.values(), expand=not last, limit=exact_limit,
                             told=told)
+        if row is None:
+            return rows
         rows.append(row)
         d += 1
         if last or not nxt:
@@ -48,9 +52,9 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
             break
         layer = nxt
     seen: dict = {}  # depth -> {key: the moves of a decision, or CHANCE, or None for an end}
-    for i in range(samples):
-        if sampled is not None:
-            sampled(i)
+    for i in range(samples + 1):  # sampled(i) after i playouts, the last time after all of them
+        if (sampled is not None and sampled(i)) or i == samples:
+            break
         s, k = game.initial_state(), 0
         while depth is None or k <= depth:
             what = None
@@ -67,8 +71,6 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
                 break
             s = game.apply(s, sample_outcome(game, s, rng) if what == CHANCE else rng.choice(moves))
             k += 1
-    if sampled is not None and samples:
-        sampled(samples)
     for k in sorted(seen):
         whats = seen[k].values()
         counts = [w for w in whats if w is not None and w != CHANCE]
@@ -80,12 +82,12 @@ def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
              told: Optional[Callable[[int], None]] = None) -> tuple:
     """The exact row for depth d, and (when expand) the next layer keyed by game.key, whose making
     stops once it holds more than `limit` states. `told(k)` hears of every 256th state measured
-    and of the last."""
+    and of the last. When it returns True the row is None, or at the last the next layer is empty."""
     counts, ended, total = [], 0, 0
     nxt: dict = {}
     for s in states:
-        if told is not None and total % 256 == 0 and total:
-            told(total)
+        if told is not None and total % 256 == 0 and total and told(total):
+            return None, {}
         total += 1
         if game.is_terminal(s):
             ended += 1
@@ -103,8 +105,8 @@ def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
                 t = game.apply(s, m)
                 nxt.setdefault(game.key(t), t)
             expand = len(nxt) <= limit
-    if told is not None:
-        told(total)
+    if told is not None and told(total):
+        nxt = {}
     return _row(d, True, total, counts, ended), nxt
 
 

@@ -148,3 +148,46 @@ def test_ctrl_c_during_fit_fits_and_records_the_games_played_as_a_shorter_run_wo
     assert shorter.pop("interrupted") is False and out.pop("interrupted") is True
     assert out == shorter
     assert (tmp_path / "whole.jsonl").read_text().splitlines() == recorded
+
+
+def stats_with_ctrl_c(monkeypatch, *, at_playout=None, at_depth=None, limit=100):
+    """`stats` measuring depths exactly while they hold at most `limit` states, with a Ctrl-C sent
+    as the given playout begins or when it is first told of states measured at the given depth
+    (none if not given)."""
+    from engine import cli_search
+    from search.stats import stats as real
+
+    def stats(game, *, progress, sampled, **kw):
+        def measured(d, done, n):
+            if d == at_depth:
+                os.kill(os.getpid(), signal.SIGINT)
+            return progress(d, done, n)
+
+        def playouts(k):
+            if k == at_playout:
+                os.kill(os.getpid(), signal.SIGINT)
+            return sampled(k)
+        return real(game, progress=measured, sampled=playouts, exact_limit=limit, **kw)
+    monkeypatch.setattr(cli_search, "stats", stats)
+
+
+def test_ctrl_c_during_the_playouts_of_stats_shows_those_done_as_that_many_samples_would(capsys, monkeypatch):
+    stats_with_ctrl_c(monkeypatch, at_playout=7)
+    assert main(["stats", "rules/tictactoe.rules", "--json"]) == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["interrupted"] is True and out["samples"] == 7
+    assert [d["exact"] for d in out["depths"]] == [True] * 3 + [False] * 7  # 1, 9, 72 states, then sampled
+    stats_with_ctrl_c(monkeypatch)
+    assert main(["stats", "rules/tictactoe.rules", "--samples", "7", "--json"]) == 0
+    seven = json.loads(capsys.readouterr().out)
+    assert seven.pop("interrupted") is False and out.pop("interrupted") is True
+    assert out == seven
+
+
+def test_ctrl_c_while_stats_measures_a_depth_shows_the_depths_measured_whole(capsys, monkeypatch):
+    stats_with_ctrl_c(monkeypatch, at_depth=4, limit=1000)  # told after 256 of the 756 positions with 4 marks
+    assert main(["stats", "rules/tictactoe.rules"]) == 130
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "  interrupted (Ctrl-C): the depths measured whole by then"
+    # depth and states: the tic-tac-toe positions with 0 to 3 marks
+    assert [line.split()[:2] for line in lines[3:]] == [["0", "1"], ["1", "9"], ["2", "72"], ["3", "252"]]
