@@ -398,16 +398,32 @@ def cmd_check(args) -> int:
         print(e.render(), file=sys.stderr)
         return 2
     bar = ProgressBar(args.examples, "examples", eta=True)
-    r = check_in_parts(game, jobs=args.jobs, examples=args.examples, seed=args.seed, steps=args.steps,
-                       extra_invariants=extra, progress=lambda n, k: bar.update(n, f"{k:,} moves"),
-                       rebuild=functools.partial(_check_setup, args.file, args.set, texts))
+    done = [0, 0]  # examples and steps checked so far
+
+    def progress(n, k):
+        done[:] = n, k
+        bar.update(n, f"{k:,} moves")
+    try:
+        r = check_in_parts(game, jobs=args.jobs, examples=args.examples, seed=args.seed, steps=args.steps,
+                           extra_invariants=extra, progress=progress,
+                           rebuild=functools.partial(_check_setup, args.file, args.set, texts))
+    except KeyboardInterrupt:
+        bar.close()
+        n, k = done
+        if args.json:
+            print(json.dumps({"file": args.file, "ok": True, "examples": n, "steps": k, "failure": None,
+                              "interrupted": True}))
+        else:
+            print(f"{args.file}: interrupted (Ctrl-C) after {counted(n, 'example')} of {args.examples:,} "
+                  f"({counted(k, 'step')}): no failure in those")
+        return 130
     bar.close()
     f = r.failure
     if args.json:
         out = {"file": args.file, "ok": f is None, "examples": r.examples, "steps": r.steps,
                "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
                    "code": f.code, "message": f.message, "hint": f.hint, "at": f.span and str(f.span),
-                   "moves": list(f.moves), "state": f.state}}
+                   "moves": list(f.moves), "state": f.state}, "interrupted": False}
         print(json.dumps(out))
     elif f is None:
         print(f"{args.file}: ok ({counted(r.examples, 'example')}, {counted(r.steps, 'step')}, "

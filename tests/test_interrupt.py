@@ -191,3 +191,20 @@ def test_ctrl_c_while_stats_measures_a_depth_shows_the_depths_measured_whole(cap
     assert lines[1] == "  interrupted (Ctrl-C): the depths measured whole by then"
     # depth and states: the tic-tac-toe positions with 0 to 3 marks
     assert [line.split()[:2] for line in lines[3:]] == [["0", "1"], ["1", "9"], ["2", "72"], ["3", "252"]]
+
+
+def test_ctrl_c_during_check_says_how_many_lines_were_checked_without_a_failure(capsys, monkeypatch):
+    from engine import properties
+    real = properties.check_in_parts
+
+    def check_in_parts(game, *, progress, **kw):
+        def told(n, k):
+            progress(n, k)
+            if n == 5:
+                os.kill(os.getpid(), signal.SIGINT)
+        return real(game, progress=told, **kw)
+    monkeypatch.setattr(properties, "check_in_parts", check_in_parts)
+    assert main(["check", "rules/tictactoe.rules", "--json"]) == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["interrupted"] is True and out["ok"] is True and out["failure"] is None
+    assert out["examples"] == 5 and 5 * 5 <= out["steps"] <= 5 * 9  # a line of tic-tac-toe: 5 to 9 moves
