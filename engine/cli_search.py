@@ -46,10 +46,10 @@ def add_parsers(sub):
                    help="mixed into the seeds of the agents' own generators (default 0): the same chance "
                         "outcomes, other draws of the agents' own, to see how much a result owes to them")
     p.add_argument("--budget", type=int, default=1000, help="forward-model calls per decision (default 1000)")
-    p.add_argument("--against", metavar="FILE.json",
+    p.add_argument("--against", action="append", metavar="FILE.json",
                    help="one player: pair each agent's scores, game by game, with those of the first agent of an "
                         "earlier run saved by play --json (same game, --set and --seed; the budget and agent seed "
-                        "may differ), as if it had played alongside")
+                        "may differ), as if it had played alongside (repeatable: a run saved in parts)")
     p.add_argument("--show", action="store_true", help="print each game's final state through the file's view")
     p.add_argument("--measure", action="append", metavar="EXPR",
                    help="a whole-number expression of the rules language, evaluated on each game's final state "
@@ -289,7 +289,8 @@ def cmd_search(args) -> int:
     if interrupted:
         print("  interrupted (Ctrl-C): what the search had found by then")
     if r.best_score is None:
-        print("  no line reached the end of the game " + ("before the interrupt" if interrupted else "within the budget"))
+        print("  no line reached the end of the game "
+              + ("before the interrupt" if interrupted else "within the budget"))
         return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
     if chance:
@@ -357,8 +358,8 @@ def cmd_play(args) -> int:
     earlier = None
     if args.against is not None:
         if game.num_players != 1:
-            raise UsageError(f"--against {args.against}: pairs scores game by game, which only a one-player game "
-                             f"has ({game.title} has {game.num_players} players)")
+            raise UsageError(f"--against {', '.join(args.against)}: pairs scores game by game, which only a "
+                             f"one-player game has ({game.title} has {game.num_players} players)")
         earlier = load_earlier_run(args.against, title=game.title, seed=args.seed, settings=settings,
                                    first=args.first_game, games=args.games)
     max_moves = PLAY_MAX_MOVES if args.max_moves is None else args.max_moves

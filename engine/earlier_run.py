@@ -1,8 +1,9 @@
-"""`play --against FILE.json`: an earlier run's scores, game by game, to pair a new run with."""
+"""`play --against FILE.json`: an earlier run's scores, game by game, to pair a new run with (a run
+saved in parts: several files)."""
 from __future__ import annotations
 
 import json
-from typing import Optional
+from typing import Optional, Sequence
 
 import attrs
 
@@ -13,16 +14,56 @@ from .diagnostics import UsageError
 class EarlierRun:
     """The first agent of a saved `play --json` output, its scores by game number."""
 
-    path: str
+    path: str  # the file, or the files of a run saved in parts joined by ", "
     agent: str
     budget: int
     agent_seed: int
     scores: dict  # game number -> score
 
 
-def load_earlier_run(path: str, *, title: str, seed: int, settings: list, first: int, games: int) -> EarlierRun:
-    """The run saved in path, checked to hold games first .. first + games - 1 of the same game,
-    settings and seed (so the same chance outcomes); other budgets and agent seeds are allowed."""
+def load_earlier_run(paths: Sequence[str], *, title: str, seed: int, settings: list, first: int,
+                     games: int) -> EarlierRun:
+    """The run saved in paths (one file, or the parts of one run), checked to hold games first ..
+    first + games - 1 of the same game, settings and seed (so the same chance outcomes); other
+    budgets and agent seeds are allowed. Parts must agree on the agent, its budget and agent seed,
+    and on the score of a game two of them hold."""
+    runs = [_load_part(path, title=title, seed=seed, settings=settings) for path in paths]
+    scores, held_by = {}, {}
+    one = runs[0]
+    for run in runs:
+        if (run.agent, run.budget, run.agent_seed) != (one.agent, one.budget, one.agent_seed):
+            raise UsageError(f"--against {run.path}: {_who(run)}, but --against {one.path}: {_who(one)}; the parts "
+                             "of one run have the same agent, budget and agent seed")
+        for g, x in run.scores.items():
+            if g in scores and scores[g] != x:
+                raise UsageError(f"--against {run.path}: game {g} scored {x}, but {scores[g]} in --against "
+                                 f"{held_by[g]}: not parts of one run")
+            scores[g], held_by[g] = x, run.path
+    wanted = range(first, first + games)
+    if any(g not in scores for g in wanted):
+        raise UsageError(f"--against {', '.join(paths)}: holds games {_spans(sorted(scores))}; this run plays games "
+                         f"{first}-{wanted[-1]}")
+    return attrs.evolve(runs[0], path=", ".join(paths), scores=scores)
+
+
+def _who(run: EarlierRun) -> str:
+    seed = f", agent seed {run.agent_seed}" if run.agent_seed else ""
+    return f"{run.agent} at {run.budget:,} calls per decision{seed}"
+
+
+def _spans(numbers: list) -> str:
+    """1, 2, 3, 7, 8 -> '1-3, 7-8'."""
+    spans: list = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}-{b}" for a, b in spans)
+
+
+def _load_part(path: str, *, title: str, seed: int, settings: list) -> EarlierRun:
+    """The run saved in one file, checked to be of the same game, settings and seed."""
     flag = f"--against {path}"
     try:
         with open(path, encoding="utf-8") as f:
@@ -52,9 +93,6 @@ def load_earlier_run(path: str, *, title: str, seed: int, settings: list, first:
         raise UsageError(f"{flag}: played with {given(theirs)}, this run with {given(settings)}")
     start = run.get("first_game", 1)
     numbers = range(start, start + len(agent["scores"]))
-    if first not in numbers or first + games - 1 not in numbers:
-        raise UsageError(f"{flag}: holds games {numbers[0]}-{numbers[-1]}; this run plays games "
-                         f"{first}-{first + games - 1}")
     return EarlierRun(path, agent["name"], run["budget"], run.get("agent_seed", 0),
                       dict(zip(numbers, agent["scores"])))
 

@@ -60,6 +60,33 @@ def test_each_game_is_paired_with_the_saved_game_of_its_number(rolls, tmp_path):
             f"  random") in text.stdout
 
 
+def test_a_run_saved_in_parts_pairs_each_game_with_the_part_that_holds_it(rolls, tmp_path):
+    # games 1-3 scored 10, 20, 30 and games 4-6 scored 40, 50, 60 (written by hand); games 2-5 pair
+    # with 20, 30, 40 and 50
+    first = saved(tmp_path, by_hand([10, 20, 30]), "first.json")
+    rest = saved(tmp_path, by_hand([40, 50, 60], first=4), "rest.json")
+    out = json_of("play", rolls, "--agents", "random", "--games", "4", "--first-game", "2", "--against", first,
+                  "--against", rest, "--json")
+    diffs = [mine - theirs for mine, theirs in zip(out["agents"][0]["scores"], [20, 30, 40, 50])]
+    assert out["against"]["file"] == f"{first}, {rest}"
+    assert out["against"]["paired"][0]["mean"] == pytest.approx(statistics.mean(diffs), abs=1e-4)
+
+
+@pytest.mark.parametrize("second, message", [
+    (by_hand([40, 50, 60], first=5), "holds games 1-3, 5-7; this run plays games 1-6"),
+    ({**by_hand([30, 40, 50, 60], first=3)}, "game 3 scored 30, but 3 in --against FIRST: not parts of one run"),
+    ({**by_hand([40, 50, 60], first=4), "budget": 500},
+     "mcts at 500 calls per decision, but --against FIRST: mcts at 1,000 calls per decision; the parts of one run "
+     "have the same agent, budget and agent seed"),
+])
+def test_parts_that_leave_a_game_out_or_are_not_of_one_run_are_a_usage_error(rolls, tmp_path, second, message):
+    first = saved(tmp_path, by_hand([1, 2, 3]), "first.json")
+    rest = saved(tmp_path, second, "rest.json")
+    msg = one_line(usage_error("play", rolls, "--agents", "random", "--games", "6", "--against", first,
+                               "--against", rest))
+    assert message.replace("FIRST", str(first)) in msg
+
+
 @pytest.mark.parametrize("change, run_args, message", [
     ({"seed": 4}, (), "played with --seed 4, this run with --seed 0: the games would not meet the same chance "
                       "(give --seed 4)"),
@@ -111,5 +138,5 @@ def test_the_saved_railroad_ink_runs_can_be_played_against():
     assert sorted(p.name for p in paths) == sorted(SAVED_RUNS)
     for path in paths:
         budget, seed, games, agent_seed = SAVED_RUNS[path.name]
-        run = load_earlier_run(str(path), title=title, seed=seed, settings=[], first=1, games=games)
+        run = load_earlier_run([str(path)], title=title, seed=seed, settings=[], first=1, games=games)
         assert (run.budget, len(run.scores), run.agent_seed) == (budget, games, agent_seed)
