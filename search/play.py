@@ -134,7 +134,7 @@ class _Job:
 
 
 _JOB: Optional[_Job] = None  # what the workers play: set before the pool forks, or by _started (or its error)
-_STOP = None  # an Event the workers share: set by the first game that fails, so no other game begins
+_STOP = None  # an Event the workers share: set by the first game that fails or by a stop, so no game begins after
 
 
 def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tuple]] = None,
