@@ -35,6 +35,7 @@ BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}
 PRIMITIVES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "cell": T.CELL, "grid": T.GRID, "player": T.PLAYER}
 GENERICS = {"list": 1, "set": 1, "bag": 1, "map": 2, "graph": 1}
 BUILTIN_TYPES = set(PRIMITIVES) | set(GENERICS)
+_RANGE_HINT = "a number is no collection: the numbers from 0 to n are the range `0..n` (both ends included)"
 OTHER_LANGUAGES = {
     "size": "`len(x)` counts the elements of a collection", "length": "`len(x)` counts the elements of a collection",
     "range": "`a..b` is the whole numbers from a to b, both included",
@@ -727,7 +728,8 @@ class Checker(ExpressionChecks):
         t = self.expr(s.domain)
         el = T.element(t)
         if el is None:
-            self.error("type-mismatch", f"choose needs a collection, got {T.show(t)}", s.domain.span)
+            self.error("type-mismatch", f"choose needs a collection, got {T.show(t)}", s.domain.span,
+                       _RANGE_HINT if t == T.INT else None)
             el = T.ANY
         self.bind(s.targets, el, s.domain.span, self.scopes[-1])
         if s.cond is not None:
@@ -836,7 +838,8 @@ class Checker(ExpressionChecks):
         t = self.expr(iterable)
         el = T.element(t)
         if el is None:
-            self.error("type-mismatch", f"'for' needs a collection, got {T.show(t)}", iterable.span)
+            self.error("type-mismatch", f"'for' needs a collection, got {T.show(t)}", iterable.span,
+                       _RANGE_HINT if t == T.INT else None)
             el = T.ANY
         scope = {}
         self.bind(targets, el, iterable.span, scope)

@@ -1887,3 +1887,12 @@ def test_validate_reports_a_constant_that_fails_with_the_other_value_it_tries(tm
     assert result.returncode == 1, result.stderr
     assert (f"{path}:5:13: error[runtime]: no entry 3 in [1, 2, 3] (while setting up the game with --set "
             "steps=3)") in result.stderr
+
+
+@pytest.mark.parametrize("line", ["choose k in ‸moves  moves = k", "for k in ‸moves { moves += 1 }"])
+def test_a_number_where_a_collection_is_wanted_hints_at_a_range(tmp_path, line):
+    marked = snippet(HABIT_GAME.replace("LINE", line))
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.code, d.span.line, d.span.col, d.hint) == (
+        "type-mismatch", at_line, at_col,
+        "a number is no collection: the numbers from 0 to n are the range `0..n` (both ends included)"), errors.render()
