@@ -106,14 +106,17 @@ def test_the_handler_there_was_is_put_back_after_the_block():
     assert signal.getsignal(signal.SIGINT) is before
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_during_play_reports_the_games_played_as_a_shorter_run_would(capsys, jobs):
+@pytest.mark.parametrize("jobs, fork", [("1", True), ("2", True), ("2", False)])
+def test_ctrl_c_during_play_reports_the_games_played_as_a_shorter_run_would(capsys, platform, jobs, fork):
+    if not fork:
+        platform.without_fork()  # the processes are started afresh, as on Windows
     with ctrl_c_once_handled():
         status = main(["play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", "20000",
                        "--budget", "100", "--jobs", jobs, "--json"])
     assert status == 130
     out = json.loads(capsys.readouterr().out)
     assert out["interrupted"] is True
+    assert platform.contexts == ([] if jobs == "1" else ["fork" if fork else "spawn"])
     n = out["agents"][0]["games"]
     assert 0 < n < 20000
     assert main(["play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", str(n),
