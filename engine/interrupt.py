@@ -18,8 +18,8 @@ def first_interrupt_stops(note: str = ""):
         yield stop
         return
     before = signal.getsignal(signal.SIGINT)
-    if before == signal.SIG_IGN:  # started in the background by a shell: Ctrl-C does not reach it
-        yield stop
+    if before is None or before == signal.SIG_IGN:  # a handler not set from Python (it could not be put
+        yield stop                                    # back), or started in the background by a shell
         return
 
     def asked(signum, frame):
