@@ -391,7 +391,7 @@ def cmd_play(args) -> int:
     bar.close()
     interrupted = stop.is_set()
     tallies = [t for t in tallies if t.games]  # agents of runs stopped before their first game: none to show
-    if not tallies:
+    if interrupted and not tallies:
         print("interrupted before the first game had ended", file=sys.stderr)
         return 130
     seconds = time.perf_counter() - t0
