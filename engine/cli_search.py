@@ -389,11 +389,7 @@ def cmd_play(args) -> int:
                             first=args.first_game - 1, agent_seed=args.agent_seed,
                             rebuild=functools.partial(_play_run, vars(args), i), stop=stop.is_set)
     bar.close()
-    interrupted = stop.is_set()
-    tallies = [t for t in tallies if t.games]  # agents of runs stopped before their first game: none to show
-    if interrupted and not tallies:
-        print("interrupted before the first game had ended", file=sys.stderr)
-        return 130
+    interrupted = stop.is_set()  # a run asked to stop plays one game at least; the runs after it none
     seconds = time.perf_counter() - t0
     several = game.num_players > 1
     rows = [{"name": t.name, "games": t.games,
