@@ -167,7 +167,7 @@ def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tu
         pool = context.Pool(min(jobs, len(games)), initializer=start, initargs=given)
         try:
             stopped = False
-            for kind, value in pool.imap(_game_in_worker, games):
+            for kind, value in pool.imap(_game_in_worker, _until_stopped(games)):
                 if kind == "played" and not stopped:
                     yield value
                     if stop is not None and not _STOP.is_set() and stop():
@@ -185,6 +185,15 @@ def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tu
         _JOB = _STOP = None
     if failure is not None:
         raise failure
+
+
+def _until_stopped(games: range):
+    """The games in order until the workers' Event is set. The pool takes them as its queue to the
+    workers has room, so a stop leaves a few games queued, not all of a long run."""
+    for g in games:
+        if _STOP.is_set():
+            return
+        yield g
 
 
 def can_fork() -> bool:

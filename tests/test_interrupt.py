@@ -211,3 +211,29 @@ def test_ctrl_c_during_check_says_how_many_lines_were_checked_without_a_failure(
     out = json.loads(capsys.readouterr().out)
     assert out["interrupted"] is True and out["ok"] is True and out["failure"] is None
     assert out["examples"] == 5 and 5 * 5 <= out["steps"] <= 5 * 9  # a line of tic-tac-toe: 5 to 9 moves
+
+
+class Counted:
+    """The game numbers 0 .. n - 1, counting how many were drawn."""
+
+    def __init__(self, n):
+        self.n, self.drawn = n, 0
+
+    def __len__(self):
+        return self.n
+
+    def __iter__(self):
+        for g in range(self.n):
+            self.drawn += 1
+            yield g
+
+
+def test_a_stop_leaves_few_of_a_long_run_queued_for_the_workers():
+    from search.agents import make_agent
+    from search.play import _games, _Job
+    game = load_game(str(ROOT / "rules" / "tictactoe.rules"))
+    job = _Job(game, [("random", make_agent("random"))], 1, 0, None, None, None, 0)
+    games = Counted(1_000_000)
+    ended = list(_games(job, games, 2, stop=lambda: True))  # asked to stop after the first game
+    assert len(ended) >= 1
+    assert games.drawn < 100_000  # not every game of the run drawn, each only to be skipped
