@@ -146,7 +146,7 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
             share = max(1, (budget - fm.calls) // max(1, length - len(line)))
             r = agent(game, s, budget=share, rng=rng, memory=memory, progress=None if progress is None else told)
             fm.adopt(line, r)
-            if fm.stopped:
+            if fm.stopped:  # the decision was cut short: its move is not played
                 return fm.result()
             memory = r.memory
             m = r.move
