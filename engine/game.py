@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Optional
+
+import attrs
 
 from . import model as m
 from . import runtime as rt
@@ -37,6 +40,23 @@ def guard(span, what: str):
         raise
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as e:
         raise RuleRuntimeError(span, f"{what} failed on a value of an unexpected type ({e})") from None
+
+
+def _requires_in(node) -> list:
+    """The `require` statements in a block, those nested in its `if`s and `for`s too."""
+    if isinstance(node, m.Require):
+        return [node]
+    if isinstance(node, tuple):
+        return [r for x in node for r in _requires_in(x)]
+    if isinstance(node, (m.Block, m.IfStmt, m.ForStmt)):
+        return [r for f in attrs.fields(type(node)) for r in _requires_in(getattr(node, f.name))]
+    return []
+
+
+def _fraction(x: float) -> str:
+    """x as a fraction where one with a small denominator is x (5/6), else as a decimal."""
+    f = Fraction(x).limit_denominator(10_000)
+    return str(f) if abs(float(f) - x) < 1e-9 else f"{x:.6g}"
 
 
 class _TooMany(Exception):
@@ -138,6 +158,7 @@ class CompiledGame:
         self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
         chances = [d for d in checker.decls if isinstance(d, m.ChanceDecl)]
         self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span) for d in chances]
+        self._chance_requires = [tuple(_requires_in(d.body)) for d in chances]
         self._chance_memo: dict = {}
         # The slots each chance block may read or write, the player's among them: states that
         # agree on them have the same outcomes but for the slots the block leaves alone.
@@ -365,7 +386,23 @@ class CompiledGame:
 
         with guard(span, "the chance block"):
             block(self.env(s), finish)
+        total = sum(w for _, w in merged.values())
+        if abs(total - 1) > 1e-9:
+            self._weights_lost(at, total)
         return tuple((label, float(w), tuple(nxt[i] for i in slots)) for nxt, (label, w) in merged.items())
+
+    def _weights_lost(self, at: int, total: float):
+        """A `require` in chance block `at` dropped draws: the outcomes left weigh `total`, not 1."""
+        requires = self._chance_requires[at]
+        span = requires[0].span if len(requires) == 1 else self._chances[at][2]
+        lines = sorted({r.span.line for r in requires})
+        where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
+        got = ("the chance block has no outcome left: expected outcomes weighing 1 in all" if not total else
+               f"the outcomes of the chance block weigh {_fraction(total)} in all: expected 1")
+        raise RuleRuntimeError(span, got,
+                               f"a `require` in a chance block ({where}) drops the draws that fail it, with "
+                               "their weight: draw only from the values allowed, for example "
+                               "`draw d in [x for x in 1..6 where x != 1]`")
 
     def _pass(self, env) -> None:
         """The player a `pass to` of a trigger or a chance block named moves next."""
@@ -392,14 +429,9 @@ class CompiledGame:
         env[self.compiler.SAMPLER] = rng
         with guard(span, "the chance block"):
             block(env, finish)
-        if not got:  # a `require` dropped the path drawn: draw from the whole list instead
-            outcomes = self.chance_outcomes(s)
-            x = rng.random() * sum(w for _, w in outcomes)
-            for m_, w in outcomes:
-                x -= w
-                if x < 0:
-                    return m_
-            return outcomes[-1][0]
+        if not got:  # a `require` dropped the path drawn: listing the outcomes says so
+            self.chance_outcomes(s)
+            raise AssertionError("a chance block dropped a draw, yet its outcomes weigh 1")
         return got[0]
 
     def apply(self, s, m: Move) -> tuple:

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import first_diagnostic, run_engine
 from engine.cli import main
+from engine.diagnostics import RuleRuntimeError
 from engine.load import load_game
 from search.protocol import CHANCE
 
@@ -180,6 +181,49 @@ def test_a_draw_from_an_empty_collection_is_a_runtime_diagnostic_in_validate(tmp
     assert "draw from an empty collection" in r.stdout + r.stderr
     assert f"{path}:6:36" in r.stdout + r.stderr
     assert "Traceback" not in r.stderr
+
+
+# (id, chance block, its diagnostic's line and column, the weight left, by hand): BASE's chance
+# blocks start on line 6, column 1
+PRUNED = [
+    ("one-require", "chance when not rolled {\n draw x in 1..6\n require x != 6\n rolled = yes }", 8, 2, "5/6"),
+    ("two-requires", "chance when not rolled {\n draw x in 1..6\n draw y in 1..6\n require x != 6\n"
+     " if x == 1 { require y > 2 }\n rolled = yes }", 6, 1, "7/9"),  # 1 - 6/36 (x = 6) - 2/36 (x = 1, y < 3)
+    ("in-a-for", "chance when not rolled {\n for i in 1..2 {\n draw x in 1..4\n require x > 1 }\n"
+     " rolled = yes }", 9, 2, "9/16"),  # (3/4)^2
+]
+
+
+@pytest.mark.parametrize("row_id, block, line, col, left", PRUNED, ids=[r[0] for r in PRUNED])
+def test_a_chance_block_whose_requires_drop_draws_is_an_error_at_the_require(tmp_path, row_id, block, line,
+                                                                           col, left):
+    path = tmp_path / "game.rules"
+    path.write_text(BASE + block + "\n")
+    for cmd in ("validate", "solve", "check"):
+        r = run_engine(cmd, path)
+        assert r.returncode == 1, r.stdout + r.stderr
+        out = r.stdout + r.stderr
+        assert (f"{path}:{line}:{col}: error[runtime]: the outcomes of the chance block weigh {left} "
+                "in all: expected 1") in out, (cmd, out)
+        assert "drops the draws that fail it" in out and "Traceback" not in out
+
+
+def test_a_chance_block_with_no_outcome_left_says_so(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(BASE + "chance when not rolled { draw x in 1..6 require x > 6 rolled = yes }\n")
+    r = run_engine("play", path, "--agents", "random", "--games", 2)
+    assert r.returncode == 1
+    assert f"{path}:6:41: error[runtime]: the chance block has no outcome left" in r.stderr
+
+
+def test_a_sampled_draw_that_a_require_drops_is_the_same_error(tmp_path):
+    path = tmp_path / "game.rules"
+    path.write_text(BASE + "chance when not rolled { draw x in 1..6 require x != 6 rolled = yes }\n")
+    game = load_game(str(path))
+    rng = random.Random(0)
+    with pytest.raises(RuleRuntimeError, match="weigh 5/6 in all"):
+        for _ in range(200):  # each draw is dropped with chance 1/6
+            game.sample_chance(game.initial_state(), rng)
 
 
 def test_sampling_draw_by_draw_follows_the_textbook_weights(dice):
