@@ -50,6 +50,9 @@ class _Main(_Parser):
         first = argv[0]
         if first.startswith("-") and first not in ("-h", "--help", "--version"):
             self.error(f"expected a command before the options, one of {names}; got '{first}'")
+        if first not in self.commands and (first.endswith(".rules") or os.path.exists(first)):
+            self.error(f"expected a command before the file, one of {names}; for example "
+                       f"python -m engine validate {first}")
         if not first.startswith("-") and first not in self.commands:
             near = did_you_mean(first, self.commands)
             self.error(f"no command '{first}'; " + (f"did you mean '{near}'? " if near else "")

@@ -46,6 +46,13 @@ def test_an_option_before_the_command_says_the_command_comes_first(capsys):
     assert msg.endswith("got '--json'")
 
 
+@pytest.mark.parametrize("file", ["rules/nidavellir.rules", "missing.rules", "tests/fixtures"])
+def test_a_file_given_first_says_a_command_comes_before_it(capsys, file):
+    msg = usage_error(capsys, file, "--json")
+    assert msg == (f"error: python -m engine: expected a command before the file, one of {', '.join(COMMANDS)}; "
+                   f"for example python -m engine validate {file}")
+
+
 @pytest.mark.parametrize("argv, message", [
     (["solve", "rules/nidavellir.rules", "--jsn"],
      "error: python -m engine solve: unrecognized arguments: --jsn; did you mean --json?"),
