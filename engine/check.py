@@ -753,7 +753,14 @@ class Checker(ExpressionChecks):
         return sym
 
     def stmt_Assign(self, s: m.Assign):
-        sym = self.field_target(s.target)
+        name, fields = s.target.name, [f.name for f in self.fields]
+        if self.lookup(name) is None and not did_you_mean(name, fields):
+            self.error("unknown-name", f"unknown state field '{name}'", s.target.span,
+                       f"to name a value from here on, write `let {name} = ...`")
+            self.bound_by_misspelt.add(name)  # its uses are no news
+            sym = None
+        else:
+            sym = self.field_target(s.target)
         want = sym.type if sym else T.ANY
         got = self.expr(s.value, want)
         if not T.fits(got, want):

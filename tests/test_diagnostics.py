@@ -1055,6 +1055,38 @@ def test_a_misspelt_statement_keyword_is_one_error_on_its_first_word(tmp_path):
                       "did you mean the keyword 'choose'?")], errors.render()
 
 
+def test_a_value_assigned_without_let_hints_at_let_and_its_uses_are_not_errors_of_their_own(tmp_path):
+    clean, at_line, at_col = unmark(snippet("""
+        state { banked: 0..99 = 0  pot: 0..9 = 3  turns: 0..9 = 0 }
+        action hold "holds {kept}" {
+            ‸kept = pot
+            banked += kept
+            turns += 1
+        }
+        turn { hold }
+        terminal turns == 3
+        score banked
+        """))
+    _, errors = first_diagnostic(tmp_path, clean)
+    found = [(d.code, d.message, d.span.line, d.span.col, d.hint) for d in errors.diagnostics]
+    assert found == [("unknown-name", "unknown state field 'kept'", at_line, at_col,
+                      "to name a value from here on, write `let kept = ...`")], errors.render()
+
+
+def test_an_assignment_to_a_misspelt_field_still_suggests_the_field(tmp_path):
+    clean, at_line, at_col = unmark(snippet("""
+        state { banked: 0..99 = 0  turns: 0..9 = 0 }
+        action hold { ‸bankd = 3  turns += 1 }
+        turn { hold }
+        terminal turns == 3
+        score banked
+        """))
+    path, errors = first_diagnostic(tmp_path, clean)
+    d = errors.diagnostics[0]
+    assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, f"did you mean 'banked'? (declared at {path}:1:9)"), \
+        errors.render()
+
+
 def test_a_name_that_extends_a_keyword_is_not_taken_for_it_misspelt(tmp_path):
     clean, _, _ = unmark(snippet("""
         state { draws: 0..9 = 0 }
