@@ -18,7 +18,7 @@ from . import runtime as rt
 from . import tiles
 from . import types as T
 from .check import Checker, Symbol
-from .diagnostics import RuleRuntimeError
+from .diagnostics import RuleRuntimeError, clip
 from .pysource import PySource
 
 SIMPLE, FORK = "simple", "fork"
@@ -215,7 +215,10 @@ class Compiler(PySource):
             try:
                 return obj[key]
             except (KeyError, IndexError, TypeError):
-                _fail(span, f"no entry {rt.format_value(key)} in {rt.format_value(obj)}",
+                if isinstance(obj, tuple) and type(key) is int:
+                    _fail(span, f"index {key} is outside the list of {len(obj)}, {clip(rt.format_value(obj), 100)}",
+                          _OUTSIDE)
+                _fail(span, f"no entry {rt.format_value(key)} in {clip(rt.format_value(obj))}",
                       _OUTSIDE if isinstance(obj, tuple) else _MISSING_KEY if isinstance(obj, rt.FrozenMap) else None)
         return index
 

@@ -77,6 +77,11 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
     return found[0] if found else None
 
 
+def clip(text: str, n: int = 200) -> str:
+    """At most n characters of text."""
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 def counted(n: int, word: str) -> str:
     """'1 argument', '2 arguments': a number and its noun, plural unless the number is 1."""
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"

@@ -26,7 +26,7 @@ from hypothesis.errors import HypothesisException
 
 from search.play import can_fork, leave_interrupts_to_the_parent
 from search.protocol import CHANCE
-from .diagnostics import RuleRuntimeError
+from .diagnostics import RuleRuntimeError, clip as _clip
 from .model import Span
 
 BUILT_IN = (
@@ -452,8 +452,3 @@ def _joined(texts, n: int = 200) -> str:
         if size > n:
             break
     return ", ".join(parts)
-
-
-def _clip(text: str, n: int = 200) -> str:
-    """At most n characters of text."""
-    return text if len(text) <= n else text[: n - 3] + "..."

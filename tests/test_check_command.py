@@ -134,7 +134,7 @@ def test_a_rule_that_fails_while_playing_is_reported_with_the_line_that_reaches_
                  "terminal x >= 5 or [0, 1, 2, 3][x] < 0\nscore x\n")
     r = run_engine("check", f)
     assert r.returncode == 1
-    assert f"{f}:4:20: error[runtime]: no entry 4 in [0, 1, 2, 3]" in r.stdout
+    assert f"{f}:4:20: error[runtime]: index 4 is outside the list of 4, [0, 1, 2, 3]" in r.stdout
     assert "hint: a list's indexes run from 0 to len(xs) - 1" in r.stdout
     assert numbered_moves(r.stdout) == ["go 2", "go 2"]
     assert "Traceback" not in r.stdout + r.stderr

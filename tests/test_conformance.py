@@ -220,7 +220,7 @@ def test_an_entry_of_a_map_or_list_field_is_updated_in_place_of_the_field(tmp_pa
     ("hands[1] -= 3", "3 is not in bag[2]", "test with `x in xs` (and `require` it) before taking x away"),
     ('n += tally["b"]', "no entry b in {a: 5}",
      "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"),
-    ("n += row[3]", "no entry 3 in [4, 5, 6]",
+    ("n += row[3]", "index 3 is outside the list of 3, [4, 5, 6]",
      "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"),
 ])
 def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, change, message, hint):
@@ -231,6 +231,16 @@ def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, chang
     check = f"`python -m engine check {f}` finds a short line of moves that leads here\n"
     assert f"hint: {hint}; {check}" in stderr if hint else f"hint: {check}" in stderr, stderr
     assert stderr.endswith(f"{f}: 1 error\n"), stderr
+
+
+def test_a_long_list_read_outside_its_indexes_is_shown_cut_to_its_start(tmp_path):
+    f = tmp_path / "entries.rules"
+    stderr = errors_of(f, INDEX_UPDATES.replace("action go {", "const long = [x for x in 1..50]\naction go { n += long[99]"))
+    # "[1, 2, ..., 50]" is 191 characters (9 + 82 digits, 49 ", ", 2 brackets); the message shows
+    # its first 97 and "..."
+    shown = "[" + ", ".join(map(str, range(1, 51))) + "]"
+    assert len(shown) == 191
+    assert f"error[runtime]: index 99 is outside the list of 50, {shown[:97]}... (in a random playout)" in stderr
 
 
 def test_a_def_called_with_a_list_and_with_a_bag_checks_clean_and_runs(tmp_path):

@@ -1889,7 +1889,7 @@ def test_validate_plays_other_parameter_values_for_an_action_the_given_ones_neve
     # values given with --set are kept: with steps=2, mode=flying runs, and `[1, 2][steps]` fails there
     result = engine_cli("validate", str(path), "--playouts", "2", "--set", "steps=2")
     assert result.returncode == 1
-    assert (f"{path}:8:25: error[runtime]: no entry 2 in [1, 2] (in a random playout with --set mode=flying)"
+    assert (f"{path}:8:25: error[runtime]: index 2 is outside the list of 2, [1, 2] (in a random playout with --set mode=flying)"
             in result.stderr)
     # the check command in the hint plays with both values
     assert f"`python -m engine check {path} --set steps=2 --set mode=flying` finds a short line" in result.stderr
@@ -1910,15 +1910,15 @@ def test_validate_plays_other_parameter_values_for_an_action_the_given_ones_neve
 
 def test_validate_reports_a_constant_that_fails_with_the_other_value_it_tries(tmp_path, engine_cli):
     path = tmp_path / "settings.rules"
-    # fly reads a constant that cannot be worked out with steps=3: [1, 2, 3] has no entry 3
+    # fly reads a constant that cannot be worked out with steps=3: [1, 2, 3] has no index 3
     path.write_text(SETTINGS.replace("x += [1, 2][steps]", "x += far").replace(
         "state {", "const far = [1, 2, 3][2 * steps - 3]\nstate {"), encoding="utf-8")
     # fly never runs with mode=walking: validate tries mode=crawling, then (flying being forbidden with steps=1)
     # the other values of steps, which is not given
     result = engine_cli("validate", str(path), "--playouts", "2", "--set", "mode=walking")
     assert result.returncode == 1, result.stderr
-    assert (f"{path}:5:13: error[runtime]: no entry 3 in [1, 2, 3] (while setting up the game with --set "
-            "steps=3)") in result.stderr
+    assert (f"{path}:5:13: error[runtime]: index 3 is outside the list of 3, [1, 2, 3] (while setting up the "
+            "game with --set steps=3)") in result.stderr
 
 
 @pytest.mark.parametrize("line", ["choose k in ‸moves  moves = k", "for k in ‸moves { moves += 1 }"])
