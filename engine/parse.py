@@ -51,7 +51,7 @@ def _expected(names) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
-def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
+def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = True) -> Diagnostic:
     line, col = max(1, e.line if e.line and e.line > 0 else 1), max(1, e.column if e.column and e.column > 0 else 1)
     if isinstance(e, UnexpectedToken) and e.token.type == "$END":
         lines = text.splitlines() or [""]
@@ -64,12 +64,20 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str) -> Diagnostic:
     else:
         got = "the end of the file"
     expected = getattr(e, "expected", None) or getattr(e, "allowed", None) or ()
+    at = len(text) if isinstance(e, UnexpectedToken) and e.token.type == "$END" else \
+        e.token.start_pos if isinstance(e, UnexpectedToken) else getattr(e, "pos_in_stream", None)
+    if at is not None:  # LALR merges states: only the bracket open here can close here
+        closer = {"(": "')'", "[": "']'", "{": "'}'"}.get(_inside(text, at))
+        expected = [n for n in expected if _word(n) not in _CLOSERS or _word(n) == closer] or expected
     words = {_word(n) for n in expected}
     msg = f"expected {_expected(expected)}, got {got}" if expected else f"unexpected {got}"
     if isinstance(e, UnexpectedCharacters) and not expected:
         msg = f"unexpected character {got}"
     hint = None
-    if isinstance(e, UnexpectedToken) and e.token.type != "$END" and (
+    if whole_file and isinstance(e, UnexpectedToken) and e.token.type == "$END" and (
+            brace := _open_bracket(text, len(text))) is not None and text[brace] == "{":
+        hint = "is a '}}' missing? The '{{' at line {}, column {} is still open".format(*_line_col(text, brace))
+    elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (
             brace := _open_before_declaration(text, e.token.start_pos)) is not None:
         hint = "is a '}}' missing? The '{{' at line {}, column {} is still open".format(*_line_col(text, brace))
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (either := _after_either(text, e.token)):
@@ -259,6 +267,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return "a chance block says when it runs: chance when COND { ... }"
     if got in ("from", "of") and (names := re.search(r"\b(choose|for|draw)\s+(\w+(?:\s*,\s*\w+)*)\s*$", line_before)):
         return f"write `in`: {names.group(1)} {names.group(2)} in ..."
+    if got == ".." and re.search(r"\bin\s+[\w.()\[\]+\-* ]+$", line_before):
+        return "a range after `in` goes in brackets: x in (1..5)"
     if got in _COMPARISONS and re.search(r"(?:<=|>=|<|>|==|!=)\s*[\w.]+\s*$", line_before):
         return "comparisons do not chain: write `a < b and b < c`"
     if re.search(r'"[^"\n]*\{[^"}\n]*"\s*$', line_before):  # "{if c then "a" else "b"}": the quote ended it
@@ -824,11 +834,12 @@ def parse_expr(text: str, path: str, line_offset: int = 0, col_offset: int = 0):
     try:
         tree = parser().parse(text, start="expr", on_error=_keyword_as_name)
     except UnexpectedInput as e:
-        d = _syntax_error(e, path, text)
+        d = _syntax_error(e, path, text, whole_file=False)
         s = d.span
         msg = d.message.replace("the end of the file", "the end of the expression")
         raise RuleErrors([Diagnostic(d.code, msg, m.Span(path, s.line + line_offset, s.col + col_offset,
-                                                               s.line + line_offset, s.col + col_offset + 1))], {})
+                                                               s.line + line_offset, s.col + col_offset + 1),
+                                     d.hint)], {})
     _check_depth(tree, path, {}, line_offset, col_offset)
     return _ToModel(path, line_offset, col_offset).transform(tree)
 

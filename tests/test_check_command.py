@@ -209,12 +209,24 @@ def test_check_leaves_no_hypothesis_directory_behind(tmp_path):
     ("round + 1", "--invariant:1:1: error[type-mismatch]: an invariant must be bool, got int\n"
                   "  1 | round + 1\n    | ^^^^^^^^^"),
     ("round <", "--invariant:1:8: error[syntax]: expected a name"),
+    ("round < 5 && round >= 0", "--invariant:1:11: error[syntax]: expected "),
+    ("round in 0..8", "--invariant:1:11: error[syntax]: expected "),
 ])
 def test_a_bad_invariant_expression_is_a_usage_error_with_a_caret_not_a_traceback(expr, expected):
     r = run_engine("check", "rules/nidavellir.rules", "--invariant", expr)
     assert r.returncode == 2
     assert r.stderr.startswith(expected), r.stderr
     assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+@pytest.mark.parametrize("expr, hint", [
+    ("round < 5 && round >= 0", "write `and` for both"),
+    ("round in 0..8", "a range after `in` goes in brackets: x in (1..5)"),
+])
+def test_a_habit_in_an_invariant_expression_gets_the_hint_it_gets_in_a_file(expr, hint):
+    r = run_engine("check", "rules/nidavellir.rules", "--invariant", expr)
+    assert r.returncode == 2
+    assert r.stderr.rstrip("\n").endswith(f"\nhint: {hint}"), r.stderr
 
 
 def test_the_second_invariant_is_line_2_of_the_command_line_source():

@@ -893,6 +893,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += 1  optional ‸done = yes", "`optional` takes a block in braces: optional { ... }"),
     ("moves += 1 + if done then ‸1 else 0",
      "an `if` inside a larger expression goes in brackets: x + (if COND then A else B)"),
+    ("require moves in 0‸..8  moves += 1", "a range after `in` goes in brackets: x in (1..5)"),
+    ("moves += count(x for x in 1..9 where x in 1‸..moves)", "a range after `in` goes in brackets: x in (1..5)"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
@@ -986,6 +988,25 @@ def test_a_declaration_inside_a_block_left_open_names_the_open_brace(tmp_path, t
     d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
     assert (d.span.line, d.span.col, d.hint) == (
         at_line, at_col, "is a '}' missing? The '{' at line 2, column 13 is still open"), errors.render()
+
+
+def test_a_block_left_open_at_the_end_of_the_file_names_the_open_brace(tmp_path):
+    text = "state { moves: 0..9 = 0 }\naction step { moves += 1 }\nterminal moves == 9\nscore moves\nturn {\n    step‸"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.span.line, d.span.col, d.hint) == (
+        at_line, at_col, "is a '}' missing? The '{' at line 5, column 6 is still open"), errors.render()
+
+
+def test_a_syntax_error_outside_any_bracket_expects_no_closing_bracket(tmp_path):
+    text = "state { moves: 0..9 = 0 }\naction step { moves += 1 }\nturn { step }\nterminal moves == 9\nscore moves\n" \
+           "invariant moves in 0‸..9\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.span.line, d.span.col) == (at_line, at_col)
+    assert d.message.startswith("expected ") and not any(c in d.message for c in ("')'", "']'", "'}'")), d.message
+    # inside brackets, the one open there is expected
+    text = text.replace("invariant moves in 0‸..9", "invariant (moves in 0‸..9)")
+    d, _, errors = first_at_marker(tmp_path, text)
+    assert "')'" in d.message and "']'" not in d.message and "'}'" not in d.message, d.message
 
 
 def test_a_statement_word_indented_inside_a_block_is_not_taken_for_a_declaration(tmp_path):
