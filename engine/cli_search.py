@@ -19,7 +19,7 @@ from .progress import ProgressBar
 from .runtime import plain_number
 from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options,
                            make_agent, plan)
-from search.play import Tally, play
+from search.play import Tally, play, seats
 from search.protocol import CHANCE
 from search.stats import stats
 
@@ -366,13 +366,19 @@ def cmd_play(args) -> int:
     bar = ProgressBar(args.games * len(runs), "games", eta=True)
     t0 = time.perf_counter()
     shown: list = []
+    several = game.num_players > 1
+    names = [name for name, _ in runs[0]]
 
     def show(g, end, agent):
-        shown.append({**end, "agent": agent} if same_games else end)
+        seated = [names[a] for a in seats(g, game.num_players, len(names))] if several else None
+        shown.append({**end, "agent": agent} if same_games else {**end, "seats": seated} if several else end)
         if args.show and not args.json:
             bar.close()
-            by = f" ({agent})" if same_games else ""
-            print(f"game {g + 1}{by}: score {', '.join(str(r) for r in end['returns'])}\n{end['view']}\n", flush=True)
+            if several:  # each seat: its player, the agent in it, its score
+                head = ", ".join(f"{p} {a} {r}" for p, a, r in zip(game.player_names, seated, end["returns"]))
+            else:
+                head = "score " + ", ".join(map(str, end["returns"]))
+            print(f"game {g + 1}{f' ({agent})' if same_games else ''}: {head}\n{end['view']}\n", flush=True)
     tallies, played = [], []  # played: the games of each run played
 
     def progress(i, done):
@@ -391,7 +397,6 @@ def cmd_play(args) -> int:
     bar.close()
     interrupted = stop.is_set()  # a run asked to stop plays one game at least; the runs after it none
     seconds = time.perf_counter() - t0
-    several = game.num_players > 1
     rows = [{"name": t.name, "games": t.games,
              "wins": t.wins if several else None, "draws": t.draws if several else None,
              "losses": t.losses if several else None,
@@ -435,6 +440,9 @@ def cmd_play(args) -> int:
         for t in tallies:
             print(f"  {t.name:<{w}} {t.games:>6} {t.wins:>6} {t.draws:>6} {t.losses:>6}  "
                   f"{t.win_rate:.2f} ({t.win_rate_stderr:.2f})    {t.mean:.2f} ({t.stderr:.2f})")
+        if len(tallies) < game.num_players:
+            print(f"  (fewer agents than the {game.num_players} players: an agent plays several seats of a game, "
+                  "each counted as a game of its own)")
     else:
         print(f"  {'agent':<{w}} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for t, row in zip(tallies, rows):

@@ -95,9 +95,9 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     tallies = [Tally(name) for name, _ in agents]
     for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs, rebuild, stop)):
         g = first + i
-        seats = _seats(g, n, len(agents))
+        seated = seats(g, n, len(agents))
         top = max(returns)
-        for p, a in enumerate(seats):
+        for p, a in enumerate(seated):
             t = tallies[a]
             t.scores.append(returns[p])
             if n > 1:
@@ -114,7 +114,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     return tallies
 
 
-def _seats(g: int, n: int, k: int) -> list:
+def seats(g: int, n: int, k: int) -> list:
     """The agent in each of the n seats of game g, with k agents: seats rotate game by game."""
     return [(i + g) % k for i in range(n)]
 
@@ -244,7 +244,7 @@ def _one_game(job: _Job, g: int):
     game, agents, max_moves, decided = job.game, job.agents, job.max_moves, job.decided
     n = game.num_players
     rng = random.Random(f"{job.base} game {g}")
-    seats = _seats(g, n, len(agents))
+    seated = seats(g, n, len(agents))
     rngs = [random.Random(rng.getrandbits(64) ^ job.agent_seed) for _ in range(n)]
     memory: list = [None] * n
     s, moves = game.initial_state(), 0
@@ -257,7 +257,7 @@ def _one_game(job: _Job, g: int):
             break
         if decided is not None:
             decided(g, s)
-        r = agents[seats[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
+        r = agents[seated[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
         memory[p] = r.memory
         s = game.apply(s, r.move)
         moves += 1

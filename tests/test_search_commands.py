@@ -195,6 +195,28 @@ def test_measures_and_shown_games_name_their_agent_when_each_agent_plays_every_g
                                                               ("osla", 1), ("osla", 2), ("osla", 3)]
 
 
+def test_shown_games_of_two_players_name_the_agent_in_each_seat_as_the_seats_rotate():
+    args = ("play", "rules/tictactoe.rules", "--agents", "random,osla", "--games", "3", "--budget", "30", "--show")
+    out = json_of(*args, "--json")
+    # the README: the seats rotate, the second agent taking the first seat in game 2; X is random in games 1 and 3
+    assert [e["seats"] for e in out["shown"]] == [["random", "osla"], ["osla", "random"], ["random", "osla"]]
+    mean = {a["name"]: a["mean"] for a in out["agents"]}
+    for name in ("random", "osla"):  # each seat's return counted for the agent named in it
+        scored = [r for e in out["shown"] for seat, r in zip(e["seats"], e["returns"]) if seat == name]
+        assert sum(scored) / 3 == pytest.approx(mean[name], abs=1e-3)
+    text = run_engine(*args).stdout
+    for e in out["shown"]:
+        (x, o), (rx, ro) = e["seats"], e["returns"]
+        assert f"game {e['game']}: X {x} {rx}, O {o} {ro}\n{e['view']}\n" in text
+
+
+def test_one_agent_in_every_seat_says_that_each_seat_counts_as_a_game():
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "2")
+    assert "  random            4 " in r.stdout
+    assert "(fewer agents than the 2 players: an agent plays several seats of a game, each counted as a game of " \
+           "its own)" in r.stdout
+
+
 def test_an_option_given_with_an_agent_is_as_the_same_flag_on_the_command_line():
     common = ("play", "rules/nidavellir.rules", "--games", "1", "--budget", "3000", "--json")
     given = json_of(*common, "--agents", "beam:width=1")["agents"][0]
