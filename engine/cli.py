@@ -273,7 +273,7 @@ def cmd_solve(args) -> int:
     except TooManyStates as e:
         bar.close()
         values_bar.close()
-        return _too_many_states(args, e, "")
+        return _too_many_states(args, game, e, "")
     except Endless as e:
         values_bar.close()
         print(f"error: {args.file}: a line of play goes on for {len(e.line):,} moves without ending or coming back "
@@ -337,12 +337,20 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
         print("    then the lines stop: the score of a game not over stands in for its end")
 
 
-def _too_many_states(args, e: TooManyStates, why: str) -> int:
-    """Exit 1 for a game with more states than solve may hold, with the ways on."""
+def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
+    """Exit 1 for a game with more states than solve may hold, with the fields that vary most
+    among the states found last and the ways on."""
     print(f"error: {args.file}: {why}more than {e.limit:,} states and not solved yet; solve holds each one in "
           f"memory, so it stopped here. `stats {args.file}` shows how the states grow with depth, --depth N "
           "solves the first N moves and --max-states N lets solve hold more; `search` and `play` look for good "
           "lines in a game too big to solve", file=sys.stderr)
+    spread = game.fields_spread(e.keys)  # a state is its own key
+    if spread:
+        print(f"  the fields with the most values in the {len(e.keys):,} states found last: "
+              + ", ".join(f"{name} {counted(n, 'value')}" + (f" ({lo:,}..{hi:,})" if lo is not None else "")
+                          for name, n, lo, hi in spread)
+              + "; if one of them takes ever new values (a number that grows without bound, say), a range type "
+              "with `clamp`, or an end the game reaches first, keeps the states finite", file=sys.stderr)
     return 1
 
 
@@ -359,7 +367,7 @@ def _solve_by_iteration(args, game, t0: float) -> int:
         fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept)
     except TooManyStates as e:
         found.close()
-        return _too_many_states(args, e, "the game can come back to a state it was in, so value iteration holds "
+        return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration holds "
                                          "every state it can reach; ")
     sweeps.close()
     if not fp.converged:

@@ -497,6 +497,21 @@ class CompiledGame:
         with guard(span, "the view"):
             return fn(self.env(s))
 
+    def fields_spread(self, states, most: int = 3, sample: int = 100_000) -> list:
+        """(name, distinct values, least, greatest) of the `most` fields that take the most values
+        in `states` (at most `sample` of them, evenly spread); the bounds of whole numbers only."""
+        step = max(1, len(states) // sample)
+        seen = [set() for _ in self.field_names]
+        for s in states[::step]:
+            for i, values in enumerate(seen):
+                values.add(s[i])
+        out = []
+        for name, values in zip(self.field_names, seen):
+            ints = bool(values) and all(type(v) is int for v in values)
+            out.append((name, len(values), min(values) if ints else None, max(values) if ints else None))
+        out.sort(key=lambda x: -x[1])
+        return [x for x in out[:most] if x[1] > 1]
+
     def state_json(self, s) -> dict:
         """The state by field name (records as objects, bags as sorted lists)."""
         out = {name: rt.to_json(v) for name, v in zip(self.field_names, s)}

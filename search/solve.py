@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import attrs
 
@@ -39,11 +39,13 @@ class Endless(Exception):
 
 
 class TooManyStates(Exception):
-    """More states than the solver may hold in memory: `limit`."""
+    """More states than the solver may hold in memory: `limit`. `keys`: the keys (game.key) of
+    the states found last, to see what keeps making new ones."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, keys: Sequence = ()):
         super().__init__(f"more than {limit:,} states")
         self.limit = limit
+        self.keys = keys
 
 
 MAX_STATES = 2_000_000
@@ -103,7 +105,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         paths.append(sum(c for _, c in nxt.values()))
         seen.update(nxt)
         if len(seen) > max_states:
-            raise TooManyStates(max_states)
+            raise TooManyStates(max_states, list(nxt))
         layer = nxt
         if progress is not None:
             progress(depth, paths[-1], len(seen))
@@ -138,7 +140,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         if max_depth is None and len(moves) >= LINE_LIMIT:
             raise Endless(list(moves))
         if len(memo) >= max_states:
-            raise TooManyStates(max_states)
+            raise TooManyStates(max_states, [key for key, _ in list(memo)[-max_states // 2:]])
         children = [] if game.is_terminal(s) else _children(game, s)
         if not children or (max_depth is not None and depth >= max_depth):
             memo[k] = (tuple(game.returns(s)), None)

@@ -60,7 +60,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             j = index.get(k)
             if j is None:
                 if len(states) >= max_states:
-                    raise TooManyStates(max_states)
+                    raise TooManyStates(max_states, [game.key(t) for t in states[-max_states // 2:]])
                 j = index[k] = len(states)
                 states.append(t)
                 if found is not None and j % 4096 == 0:

@@ -196,6 +196,28 @@ def test_value_iteration_stops_at_its_limit_of_states(tmp_path):
     assert r.returncode == 2 and "--max-states 0: expected a positive number" in r.stderr
 
 
+COUNTER = """game "counter"
+state { n: int = 0  flip: bool = no }
+action step "step" { n += 1 }
+action turnover "turn over" { flip = not flip }
+turn { either { turnover } or { step } }
+terminal n < 0
+score n
+"""
+
+
+def test_past_its_limit_solve_names_the_fields_that_take_the_most_values(tmp_path):
+    path = tmp_path / "counter.rules"
+    path.write_text(COUNTER)
+    r = run_engine("solve", str(path), "--max-states", "500")
+    assert r.returncode == 1 and "more than 500 states and not solved yet" in r.stderr, r.stderr
+    # by hand: turning over comes back, so value iteration finds the states breadth first, turnover
+    # before step: (0, no), then (0, yes), (1, no), (1, yes), (2, no), ... the k-th (from 0) being
+    # (k // 2, k odd) past the first. The last half of the 500, k = 250..499, holds n = 125..249.
+    assert ("  the fields with the most values in the 250 states found last: n 125 values (125..249), flip 2 "
+            "values; if one of them takes ever new values") in r.stderr, r.stderr
+
+
 RUIN = """game "ruin"
 state { money: 0..5 = 2  stake: 0..5 = 0 }
 chance when stake > 0 {
