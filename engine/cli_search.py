@@ -509,6 +509,7 @@ def cmd_stats(args) -> int:
     playouts = None
     layers = {}  # depth -> its states
     done_playouts = 0
+    repeated: list = []  # (depth, the earlier depth whose states it has), when stats saw one
 
     def measured(d, done, n):
         layers[d] = n
@@ -525,7 +526,7 @@ def cmd_stats(args) -> int:
         return stop.is_set()
     with first_interrupt_stops("stopping: the depths measured whole and the playouts done are shown") as stop:
         rows = stats(game, rng=random.Random(args.seed), depth=depth, samples=args.samples,
-                     progress=measured, sampled=sampled)
+                     progress=measured, sampled=sampled, repeats=lambda d, earlier: repeated.append((d, earlier)))
     for b in (bar, playouts):
         if b is not None:
             b.close()
@@ -537,7 +538,8 @@ def cmd_stats(args) -> int:
             {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions,
              "moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max,
              "ended": r.ended} for r in rows], "stopped": cut, "interrupted": interrupted,
-            "samples": done_playouts}))
+            "samples": done_playouts,
+            "repeats": {"depth": repeated[0][0], "earlier": repeated[0][1]} if repeated else None}))
         return status
     print(f"{game.title}: legal moves per decision and distinct states by depth")
     if interrupted:
@@ -552,4 +554,7 @@ def cmd_stats(args) -> int:
         print(f"  ~ sampled from {done_playouts:,} random playouts: states seen, a lower bound")
     if cut:
         print(f"  stopped at depth {depth:,}: games go on longer than that (--depth N sets the depth)")
+    for d, earlier in repeated:
+        print(f"  the states at depth {d:,} are those at depth {earlier:,}, so the depths after repeat those "
+              "after it: games can go round for ever")
     return status

@@ -10,6 +10,10 @@ from .budget import sample_outcome
 from .protocol import CHANCE
 
 
+REMEMBERED = 8
+"""Depths whose states stats keeps, to see the states of a depth come back."""
+
+
 @attrs.frozen
 class Depth:
     """What the states at one depth look like."""
@@ -26,9 +30,12 @@ class Depth:
 
 def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int = 1000,
           exact_limit: int = 100_000, progress: Optional[Callable[[int, int, int], None]] = None,
-          sampled: Optional[Callable[[int], None]] = None) -> list:
+          sampled: Optional[Callable[[int], None]] = None,
+          repeats: Optional[Callable[[int, int], None]] = None) -> list:
     """Enumerate the states layer by layer while a layer holds at most exact_limit states;
-    below that, `samples` random playouts (chance by weight) from the initial state.
+    below that, `samples` random playouts (chance by weight) from the initial state. Where the
+    states of a depth are those of one of the REMEMBERED depths before it, every depth after
+    repeats those after that one: `repeats(depth, earlier)` is told, and the rows end there.
 
     `progress(d, done, n)` is told how many of the n states at depth d are measured, now and
     then and when the layer is done; `sampled(k)` when k playouts are done, 0 first. Either
@@ -37,6 +44,7 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
     rows = []
     layer = {game.key(game.initial_state()): game.initial_state()}
     d = 0
+    recent = {0: frozenset(layer)}  # depth -> the keys of its states, for the last REMEMBERED depths
     while depth is None or d <= depth:
         last = depth is not None and d == depth
         told = None if progress is None else (lambda done, d=d, n=len(layer): progress(d, done, n))
@@ -50,6 +58,14 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
             return rows
         if len(nxt) > exact_limit:
             break
+        keys = frozenset(nxt)
+        earlier = next((k for k, seen in recent.items() if seen == keys), None)
+        if earlier is not None:
+            if repeats is not None:
+                repeats(d, earlier)
+            return rows
+        recent[d] = keys
+        recent.pop(d - REMEMBERED, None)
         layer = nxt
     seen: dict = {}  # depth -> {key: the moves of a decision, or CHANCE, or None for an end}
     for i in range(samples + 1):  # sampled(i) after i playouts, the last time after all of them

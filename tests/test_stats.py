@@ -1,9 +1,10 @@
 """stats in-process: where it stops enumerating, and what it tells of its progress."""
+import json
 import random
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_engine
 from engine import load_game
 from search.stats import stats
 
@@ -49,3 +50,35 @@ def test_stats_tells_of_each_layer_and_each_playout(tictactoe):
           progress=lambda d, done, n: layers.append((d, done, n)), sampled=playouts.append)
     assert [t for t in layers if t[1] == t[2]] == [(0, 1, 1), (1, 9, 9), (2, 72, 72)]
     assert playouts == [0, 1, 2, 3, 4, 5]
+
+
+# n runs 0, 1, 2, 3, then 1 again from 3 (a lead-in of one depth and a round of three); a coin
+# at n == 2 keeps n or moves it on, so depths hold more than one state
+ROUND = """game "round"
+state { n: 0..3 = 0 }
+action on "on" { n = if n == 3 then 1 else n + 1 }
+action stay "stay" { require n == 2 }
+turn { either { on } or { stay } }
+terminal n > 3
+score n
+"""
+
+
+def test_stats_stops_where_the_states_of_a_depth_come_back(tmp_path):
+    path = tmp_path / "round.rules"
+    path.write_text(ROUND)
+    repeats = []
+    rows = stats(load_game(path, {}), rng=random.Random(1), repeats=lambda d, e: repeats.append((d, e)))
+    # by hand: depth 0 {0}, 1 {1}, 2 {2}, 3 {2, 3}, 4 {2, 3, 1}, 5 {2, 3, 1}: depth 5 is depth 4 again
+    assert [(r.depth, r.states) for r in rows] == [(0, 1), (1, 1), (2, 1), (3, 2), (4, 3)]
+    assert repeats == [(5, 4)]
+
+
+def test_stats_command_says_the_depths_repeat(tmp_path):
+    path = tmp_path / "round.rules"
+    path.write_text(ROUND)
+    r = run_engine("stats", path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.endswith("  the states at depth 5 are those at depth 4, so the depths after repeat those "
+                             "after it: games can go round for ever\n")
+    assert json.loads(run_engine("stats", path, "--json").stdout)["repeats"] == {"depth": 5, "earlier": 4}
