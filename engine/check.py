@@ -32,6 +32,8 @@ class Symbol:
 
 
 BOOL_CONSTS = {"yes": True, "no": False, "true": True, "false": False}
+ALL_PLAYERS = "the players in turn order"
+"""The value of the built-in constant `players` (the compiler gives it its players)."""
 PRIMITIVES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "cell": T.CELL, "grid": T.GRID, "player": T.PLAYER}
 GENERICS = {"list": 1, "set": 1, "bag": 1, "map": 2, "graph": 1}
 BUILTIN_TYPES = set(PRIMITIVES) | set(GENERICS)
@@ -206,6 +208,8 @@ class Checker(ExpressionChecks):
             self.declare(sym)
         for sym in self.fields:
             sym.type = self.resolve_type(sym.decl.type)
+        if "players" not in self.globals:  # unless the file names something so
+            self.globals["players"] = Symbol("const", "players", T.list_of(T.PLAYER), m.NOWHERE, decl=ALL_PLAYERS)
 
     def declare_tiles(self, d: m.TilesDecl):
         """The tile type and one constant per tile; the sides and labels must be enums."""

@@ -17,7 +17,7 @@ from . import model as m
 from . import runtime as rt
 from . import tiles
 from . import types as T
-from .check import Checker, Symbol
+from .check import ALL_PLAYERS, Checker, Symbol
 from .diagnostics import RuleRuntimeError, clip
 from .pysource import PySource
 
@@ -94,6 +94,8 @@ class Compiler(PySource):
             v = self.expr(d.value)(self.blank_env())
         elif isinstance(d, tuple) and isinstance(d[1], m.TileEntry):
             v = self.tile(*d)
+        elif d is ALL_PLAYERS:
+            v = self.players
         else:
             v = d
         self.consts[sym.name] = v

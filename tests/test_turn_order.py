@@ -73,3 +73,43 @@ def test_a_trigger_names_who_moves_after_the_move(tmp_path):
 def test_pass_to_needs_a_player(tmp_path):
     d, shown = first_diagnostic(tmp_path / "bad.rules", GAME.replace("EXTRA", "").replace("pass to C", "pass to 3"))
     assert (d.code, d.message) == ("type-mismatch", "`pass to` must be player, got int"), shown
+
+
+TALLY = """
+players A, B, C
+state { scores: map<player, int> = {p: 0 for p in players}  turns: 0..9 = 0 }
+action step "{current} scores" { scores[current] += 1  turns += 1 }
+turn { step }
+terminal turns == 4 or any(scores[p] >= 3 for p in players)
+score for p: scores[p] - max(scores[q] for q in players where q != p)
+view "{len(players)} players: {players}"
+"""
+
+
+def test_players_is_the_list_of_the_players_in_turn_order(tmp_path):
+    path = tmp_path / "tally.rules"
+    path.write_text(TALLY)
+    game = load_game(str(path))
+    s = game.initial_state()
+    assert game.view(s) == "3 players: [A, B, C]"
+    for _ in range(4):
+        [m] = game.legal_moves(s)
+        s = game.apply(s, m)
+    # by hand: A, B, C, A score one each: A 2, B 1, C 1; each less the best of the others
+    assert game.is_terminal(s) and tuple(game.returns(s)) == (1, -1, -1)
+
+
+def test_a_file_that_names_something_players_keeps_its_own(tmp_path):
+    path = tmp_path / "own.rules"
+    path.write_text(TALLY.replace("view ", "const players = [C, B]\nview "))
+    game = load_game(str(path))
+    assert game.view(game.initial_state()) == "2 players: [C, B]"
+
+
+def test_a_game_without_a_players_declaration_has_one_player(tmp_path):
+    path = tmp_path / "one.rules"
+    path.write_text("state { n: 0..9 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 2\n"
+                    "score n * len(players)\n")
+    game = load_game(str(path))
+    s = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[0])
+    assert tuple(game.returns(game.apply(s, game.legal_moves(s)[0]))) == (2,)
