@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import run_engine
+from conftest import ROOT, run_engine
 from engine.load import load_game
 from search.solve import TooManyStates, solve
 from search.value_iteration import iterate_values
@@ -347,3 +347,11 @@ def test_solving_frees_its_table_of_values_without_the_collector():
     finally:
         gc.enable()
     assert unreachable == 0
+
+
+def test_the_readme_names_every_key_solve_json_prints():
+    section = (ROOT / "README.md").read_text().split("* `solve` explores", 1)[1].split("\n* ", 1)[0]
+    for rules in ("rules/nidavellir.rules", "rules/tictactoe.rules"):
+        out = json.loads(run_engine("solve", rules, "--json").stdout)
+        assert [k for k in out if f"`{k}`" not in section] == [], rules
+    assert "`to_move`" in section
