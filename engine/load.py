@@ -264,6 +264,8 @@ def parse_settings(pairs) -> dict:
     for p in pairs or ():
         if "=" not in p or not p.split("=", 1)[0]:
             raise UsageError(f"--set {p}: expected NAME=VALUE, e.g. --set players=4")
-        k, v = p.split("=", 1)
-        out[k.strip()] = v.strip()
+        k, v = (x.strip() for x in p.split("=", 1))
+        if k in out and out[k] != v:
+            raise UsageError(f"--set {k}={v}: {k} is already set to {out[k]} by an earlier --set")
+        out[k] = v
     return out

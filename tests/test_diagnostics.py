@@ -1573,6 +1573,16 @@ def test_a_misspelt_variant_lists_or_suggests_the_intended_value(engine_cli):
     assert lines[0] == "error: --set variant=blgo: did you mean blog? 'variant' takes one of official, blog"
 
 
+def test_a_parameter_set_twice_to_two_values_exits_2_and_the_same_value_twice_is_fine(engine_cli):
+    result = engine_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "variant=blog",
+                        "--set", "variant=official")
+    assert (result.returncode, result.stderr) == (
+        2, "error: --set variant=official: variant is already set to blog by an earlier --set\n")
+    result = engine_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "variant=blog",
+                        "--set", "variant=blog")
+    assert result.returncode == 0, result.stderr
+
+
 def test_the_real_rule_files_check_clean():
     for name in ("nidavellir.rules", "tictactoe.rules"):
         check_file(str(ROOT / "rules" / name))
