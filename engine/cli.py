@@ -21,7 +21,8 @@ from .lint import dead_ends, endless, partial_tables, stale_labels, unreached, u
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
-from .load import INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings, parse_settings
+from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings, parse_settings,
+                   settings_given, titled)
 from .runtime import plain_number
 from search.budget import sample_outcome
 from search.protocol import CHANCE
@@ -285,7 +286,7 @@ def cmd_solve(args) -> int:
     seconds = time.perf_counter() - t0
     names = game.player_names
     out = {
-        "game": game.title,
+        "game": game.title, "set": settings_given(args.set),
         "method": "exhaustive",
         "paths_per_depth": sol.paths_per_depth,
         "distinct_states": sol.distinct_states,
@@ -309,7 +310,7 @@ def cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{game.title}: {'solved' if sol.complete else f'explored to depth {args.depth}'} in {seconds:.2f} s")
+    print(f"{titled(game, args.set)}: {'solved' if sol.complete else f'explored to depth {args.depth}'} in {seconds:.2f} s")
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth)
@@ -377,12 +378,12 @@ def _solve_by_iteration(args, game, t0: float) -> int:
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
     if args.json:
-        print(json.dumps({"game": game.title, "method": "value iteration", "distinct_states": fp.distinct_states,
+        print(json.dumps({"game": game.title, "set": settings_given(args.set), "method": "value iteration", "distinct_states": fp.distinct_states,
                           "sweeps": fp.sweeps, "value": value, "players": list(game.player_names),
                           **({"best_score": value[0]} if game.num_players == 1 else {}),
                           "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}))
         return 0
-    print(f"{game.title}: solved by value iteration in {seconds:.2f} s (the game can come back to a state it was in; "
+    print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s (the game can come back to a state it was in; "
           "a line that never ends is worth 0)")
     print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back)

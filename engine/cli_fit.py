@@ -10,6 +10,7 @@ from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, 
                          check_options_apply)
 from .diagnostics import UsageError, counted
 from .interrupt import first_interrupt_stops
+from .load import settings_given, titled
 from .progress import ProgressBar
 from search.agents import make_agent
 from search.fit import fit_groups
@@ -133,10 +134,10 @@ def cmd_fit(args) -> int:
     out = {g: {"n": f.n, "r2": None if math.isnan(f.r2) else round(f.r2, 4), "rmse": round(f.rmse, 4),
                "bias": f.bias, "weights": dict(zip(features, f.weights))} for g, f in fits.items()}
     if args.json:
-        print(json.dumps({"game": game.title, "rows": len(rows), "by": args.by,
+        print(json.dumps({"game": game.title, "set": settings_given(args.set), "rows": len(rows), "by": args.by,
                           "fits": [{"group": g, **v} for g, v in out.items()], "interrupted": interrupted is not None}))
         return status
-    print(f"{game.title}: {len(rows)} decisions fitted" + (f", one fit per value of {args.by}" if args.by else ""))
+    print(f"{titled(game, args.set)}: {len(rows)} decisions fitted" + (f", one fit per value of {args.by}" if args.by else ""))
     if interrupted is not None:
         print(f"  interrupted (Ctrl-C) after {counted(interrupted, 'game')} of {args.games:,}: the decisions of those")
     width = max(len(h) for h in features + ["bias"])

@@ -13,7 +13,8 @@ from typing import Optional
 from .diagnostics import RuleErrors, UsageError, counted, did_you_mean
 from .earlier_run import load_earlier_run
 from .interrupt import first_interrupt_stops
-from .load import command_line_measures, command_line_predicates, load_game, parse_settings
+from .load import (command_line_measures, command_line_predicates, load_game, parse_settings, settings_given,
+                   titled)
 from .plots import best_score_curve, check_plot_target
 from .progress import ProgressBar
 from .runtime import plain_number
@@ -271,7 +272,7 @@ def cmd_search(args) -> int:
     before = [game.initial_state()] + [t for _, t in r.best_line[:-1]]
     chance = CHANCE_STEPS[args.algo] if any(game.current_player(s) == CHANCE for s in before) else None
     out = {
-        "game": game.title, "algo": args.algo, "seed": args.seed, "budget": args.budget,
+        "game": game.title, "set": settings_given(args.set), "algo": args.algo, "seed": args.seed, "budget": args.budget,
         "heuristic": opts.heuristic,
         "best_score": None if r.best_score is None else plain_number(r.best_score),
         "best_line": game.line_json(r.best_line), "chance": chance,
@@ -284,7 +285,7 @@ def cmd_search(args) -> int:
         print(json.dumps(out))
         return status
     kind = "one run" if args.algo in LINE_PLANNERS else "move by move"
-    print(f"{game.title}: {args.algo} ({kind}), {r.fm_calls:,} forward-model calls, "
+    print(f"{titled(game, args.set)}: {args.algo} ({kind}), {r.fm_calls:,} forward-model calls, "
           f"{r.iterations:,} iteration{'s' if r.iterations != 1 else ''}, {seconds:.2f} s")
     if interrupted:
         print("  interrupted (Ctrl-C): what the search had found by then")
@@ -354,7 +355,7 @@ def _play_run(given: dict, i: int) -> tuple:
 def cmd_play(args) -> int:
     game, runs, same_games, texts, summary = _play_setup(args)
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
-    settings = [f"{k}={v}" for k, v in sorted(parse_settings(args.set).items())]
+    settings = settings_given(args.set)
     earlier = None
     if args.against is not None:
         if game.num_players != 1:
@@ -429,7 +430,7 @@ def cmd_play(args) -> int:
     numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
     mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
     each = ", each agent on the same games" if same_games else ""
-    print(f"{game.title}: {args.games} game{'s' if args.games != 1 else ''}{numbers}{each}, "
+    print(f"{titled(game, args.set)}: {args.games} game{'s' if args.games != 1 else ''}{numbers}{each}, "
           f"{args.budget:,} forward-model calls per decision, "
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
     if interrupted:
@@ -534,14 +535,14 @@ def cmd_stats(args) -> int:
     status = 130 if interrupted else 0
     cut = args.depth is None and bool(rows) and rows[-1].depth == depth and rows[-1].states > rows[-1].ended
     if args.json:
-        print(json.dumps({"game": game.title, "depths": [
+        print(json.dumps({"game": game.title, "set": settings_given(args.set), "depths": [
             {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions,
              "moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max,
              "ended": r.ended} for r in rows], "stopped": cut, "interrupted": interrupted,
             "samples": done_playouts,
             "repeats": {"depth": repeated[0][0], "earlier": repeated[0][1]} if repeated else None}))
         return status
-    print(f"{game.title}: legal moves per decision and distinct states by depth")
+    print(f"{titled(game, args.set)}: legal moves per decision and distinct states by depth")
     if interrupted:
         print("  interrupted (Ctrl-C): " + (f"after {done_playouts:,} of {args.samples:,} random playouts"
                                              if done_playouts else "the depths measured whole by then"))

@@ -269,3 +269,14 @@ def parse_settings(pairs) -> dict:
             raise UsageError(f"--set {k}={v}: {k} is already set to {out[k]} by an earlier --set")
         out[k] = v
     return out
+
+
+def settings_given(pairs) -> list:
+    """The parameters set on the command line, as sorted `NAME=VALUE` texts."""
+    return [f"{k}={v}" for k, v in sorted(parse_settings(pairs).items())]
+
+
+def titled(game, pairs) -> str:
+    """The game's title, with the parameters set on the command line: `Pig (target=10)`."""
+    settings = settings_given(pairs)
+    return game.title + (f" ({', '.join(settings)})" if settings else "")

@@ -446,3 +446,18 @@ def test_a_python_without_lark_is_told_to_install_the_project_with_the_usage_exi
     assert (run.returncode, run.stdout) == (2, "")
     assert "needs the Python package 'lark'" in run.stderr and "pip install -e ." in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ("solve", "rules/nidavellir.rules"),
+    ("search", "rules/nidavellir.rules", "--algo", "beam", "--budget", "200"),
+    ("play", "rules/nidavellir.rules", "--agents", "random", "--games", "1"),
+    ("stats", "rules/nidavellir.rules", "--depth", "1"),
+    ("fit", "rules/nidavellir.rules", "--games", "1", "--budget", "20", "--features", "coin_sum"),
+])
+def test_a_report_names_the_parameters_set_in_its_first_line_and_its_json(command):
+    given = ("--set", "variant=blog", "--set", "players=3")
+    r = run_engine(*command, *given)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Nidavellir: coin trades (players=3, variant=blog): "), r.stdout
+    assert json_of(*command, *given, "--json")["set"] == ["players=3", "variant=blog"]
