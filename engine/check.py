@@ -592,10 +592,10 @@ class Checker(ExpressionChecks):
     def check_required(self):
         start = m.Span(self.path, 1, 1, 1, 1)
         kinds = {type(d) for d in self.decls}
-        for kind, code, what in ((m.TerminalDecl, "missing-terminal", "a `terminal` condition"),
-                                 (m.ScoreDecl, "missing-score", "a `score`"),
+        for kind, code, what in ((m.StateDecl, "missing-state", "a `state`"),  # in the order a file has them
                                  (m.TurnDecl, "missing-turn", "a `turn`"),
-                                 (m.StateDecl, "missing-state", "a `state`")):
+                                 (m.TerminalDecl, "missing-terminal", "a `terminal` condition"),
+                                 (m.ScoreDecl, "missing-score", "a `score`")):
             if kind not in kinds:
                 self.error(code, f"the game needs {what}", start, f"add {what} declaration")
         for kind, what in ((m.TerminalDecl, "terminal condition"), (m.TurnDecl, "turn")):

@@ -1583,6 +1583,15 @@ def test_a_parameter_set_twice_to_two_values_exits_2_and_the_same_value_twice_is
     assert result.returncode == 0, result.stderr
 
 
+def test_an_empty_file_names_what_a_game_needs_in_the_order_a_file_has_it(tmp_path):
+    path = tmp_path / "empty.rules"
+    path.write_text("")
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(path))
+    assert [d.code for d in info.value.diagnostics] == ["missing-state", "missing-turn", "missing-terminal",
+                                                        "missing-score"]
+
+
 def test_the_real_rule_files_check_clean():
     for name in ("nidavellir.rules", "tictactoe.rules"):
         check_file(str(ROOT / "rules" / name))
