@@ -220,7 +220,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
             for step in range(steps + 1):
                 bar.update(n, f"move {step}")
                 for decl in game.broken_invariants(s):
-                    where = ("in the initial state" if step == 0 else f"after {step} random moves") + also
+                    where = ("in the initial state" if step == 0 else f"after {counted(step, 'random move')}") + also
                     found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
                     return ended
                 game.view(s)  # the view and the heuristics must run on every state too
