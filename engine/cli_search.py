@@ -549,8 +549,9 @@ def cmd_stats(args) -> int:
     print(f"  {'depth':>5} {'states':>12} {'decisions':>10} {'moves min':>10} {'mean':>8} {'max':>6} {'ended':>8}")
     for r in rows:
         mark = " " if r.exact else "~"
-        print(f"  {r.depth:>5} {mark}{r.states:>11,} {r.decisions:>10,} {r.moves_min:>10} "
-              f"{r.moves_mean:>8.2f} {r.moves_max:>6} {r.ended:>8,}")
+        moves = (f"{r.moves_min:>10} {r.moves_mean:>8.2f} {r.moves_max:>6}" if r.decisions else
+                 f"{'-':>10} {'-':>8} {'-':>6}")  # chance moves and ends only
+        print(f"  {r.depth:>5} {mark}{r.states:>11,} {r.decisions:>10,} {moves} {r.ended:>8,}")
     if not all(r.exact for r in rows):
         print(f"  ~ sampled from {done_playouts:,} random playouts: states seen, a lower bound")
     if cut:

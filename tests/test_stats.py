@@ -82,3 +82,9 @@ def test_stats_command_says_the_depths_repeat(tmp_path):
     assert r.stdout.endswith("  the states at depth 5 are those at depth 4, so the depths after repeat those "
                              "after it: games can go round for ever\n")
     assert json.loads(run_engine("stats", path, "--json").stdout)["repeats"] == {"depth": 5, "earlier": 4}
+
+
+def test_a_depth_without_decisions_shows_dashes_for_the_moves():
+    r = run_engine("stats", "tests/fixtures/dice.rules", "--depth", "0")
+    # the dice game starts with a roll: one state, chance to move, no decision
+    assert r.stdout.splitlines()[-1].split() == ["0", "1", "0", "-", "-", "-", "0"], r.stdout
