@@ -37,6 +37,11 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+def _and(words: list) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+
+
 class _Main(_Parser):
     """The top-level parser: names the commands when none or an unknown one is given, and the option
     likely meant when a command is given one it does not take."""
@@ -64,8 +69,11 @@ class _Main(_Parser):
             options = [o for a in command._actions for o in a.option_strings if o.startswith("--")]
             word = extras[0].split("=", 1)[0]
             near = did_you_mean(word, options) if word.startswith("-") else None
+            others = [name for name, c in self.commands.items()
+                      if any(word in a.option_strings for a in c._actions)] if word.startswith("--") else []
             command.error(f"unrecognized arguments: {' '.join(extras)}"
-                          + (f"; did you mean {near}?" if near else ""))
+                          + (f"; {word} is an option of {_and(others)}" if others else
+                             f"; did you mean {near}?" if near else ""))
         return parsed
 
 

@@ -58,8 +58,13 @@ def test_a_file_given_first_says_a_command_comes_before_it(capsys, file):
      "error: python -m engine solve: unrecognized arguments: --jsn; did you mean --json?"),
     (["play", "rules/tictactoe.rules", "--agents", "random", "--budgt", "3"],
      "error: python -m engine play: unrecognized arguments: --budgt 3; did you mean --budget?"),
-    (["stats", "rules/tictactoe.rules", "--max-states=9"],
-     "error: python -m engine stats: unrecognized arguments: --max-states=9"),
+    (["stats", "rules/tictactoe.rules", "--max-states=9"],  # the README's usage lines: solve takes it
+     "error: python -m engine stats: unrecognized arguments: --max-states=9; --max-states is an option of solve"),
+    (["solve", "rules/tictactoe.rules", "--playouts", "3"],
+     "error: python -m engine solve: unrecognized arguments: --playouts 3; --playouts is an option of validate"),
+    (["solve", "rules/tictactoe.rules", "--budget", "3"],
+     "error: python -m engine solve: unrecognized arguments: --budget 3; --budget is an option of search, play "
+     "and fit"),
     (["solve", "rules/nidavellir.rules", "rules/tictactoe.rules"],
      "error: python -m engine solve: unrecognized arguments: rules/tictactoe.rules"),
 ])
