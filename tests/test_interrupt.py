@@ -49,9 +49,10 @@ def ctrl_c_once_handled(times: int = 1):
     send the process SIGINT (`times` times, a second once the handler there was before is back).
     Nothing is sent once the block has ended, so a command that fails early fails the test alone."""
     done = threading.Event()
+    before = signal.getsignal(signal.SIGINT)  # read here: the command may put in its own before the thread starts
 
     def run():
-        handler = signal.getsignal(signal.SIGINT)
+        handler = before
         for _ in range(times):
             while signal.getsignal(signal.SIGINT) is handler:
                 if done.wait(0.01):
