@@ -26,7 +26,7 @@ from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_ga
 from .runtime import plain_number
 from search.budget import sample_outcome
 from search.protocol import CHANCE
-from search.solve import MAX_STATES, Cycle, Endless, TooManyStates, solve
+from search.solve import LINE_LIMIT, MAX_STATES, Cycle, Endless, TooManyStates, solve
 from search.value_iteration import iterate_values
 
 
@@ -275,7 +275,7 @@ def cmd_solve(args) -> int:
         bar.update(depth, f"{paths:,} paths, {states:,} states")
     try:
         sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
-                    valued=values_bar.update)
+                    valued=values_bar.update, rng=random.Random(args.seed))
     except Cycle:
         values_bar.close()
         return _solve_by_iteration(args, game, t0)
@@ -321,29 +321,34 @@ def cmd_solve(args) -> int:
     print(f"{titled(game, args.set)}: {'solved' if sol.complete else f'explored to depth {args.depth}'} in {seconds:.2f} s")
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
-    _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth)
+    _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed)
     return 0
 
 
-def _print_value_and_line(game, value: tuple, line: list, again: bool = False, cut: Optional[int] = None) -> None:
-    """The value under best play (a best score for one player) and the best line, with how it ends
-    when it stops short of the end: at a chance step, (again) back at a state it was in, or (cut)
-    after that many moves, where the score of the unfinished game stands in for its end."""
+def _print_value_and_line(game, value: tuple, line: list, again: bool = False, cut: Optional[int] = None,
+                          seed: int = 0) -> None:
+    """The value under best play (a best score for one player) and the best line, its chance
+    outcomes drawn with the seed, with how it ends when it stops short of the end: (again) back
+    at a state it was in, (cut) after that many moves, where the score of the unfinished game
+    stands in for its end, or cut at LINE_LIMIT moves."""
     where = "" if cut is None else f" after {cut:,} moves"
     if game.num_players == 1:
         print(f"  best score{where}: {plain_number(value[0])}")
     else:
         print(f"  value{where}: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
-    print("  best line:")
-    for mv, _ in line:
-        print(f"    {game.describe(mv)}")
+    chance = game.chance_steps(line)
+    print("  best line" + (f" (chance outcomes drawn by weight with --seed {seed}: one way the game may go):"
+                           if any(chance) else ":"))
+    for (mv, _), by_chance in zip(line, chance):
+        print(f"    {'chance: ' if by_chance else ''}{game.describe(mv)}")
     last = line[-1][1] if line else game.initial_state()
     if again:
         print("    and round again: the line comes back to a state it was in")
-    elif game.current_player(last) == CHANCE:
-        print("    then chance moves: the value is the expectation over its outcomes")
+    elif len(line) >= LINE_LIMIT and not game.is_terminal(last):
+        print(f"    and on: the line is shown to its first {LINE_LIMIT:,} moves")
     if cut is not None and not game.is_terminal(last):
         print("    then the lines stop: the score of a game not over stands in for its end")
+
 
 
 def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
@@ -373,7 +378,8 @@ def _solve_by_iteration(args, game, t0: float) -> int:
         found.close()
         sweeps.update(k, f"largest change {change:.1e}")
     try:
-        fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept)
+        fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept,
+                            rng=random.Random(args.seed))
     except TooManyStates as e:
         found.close()
         return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration holds "
@@ -386,15 +392,15 @@ def _solve_by_iteration(args, game, t0: float) -> int:
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
     if args.json:
-        print(json.dumps({"game": game.title, "set": settings_given(args.set), "method": "value iteration", "distinct_states": fp.distinct_states,
-                          "sweeps": fp.sweeps, "value": value, "players": list(game.player_names),
+        print(json.dumps({"game": game.title, "set": settings_given(args.set), "method": "value iteration",
+                          "distinct_states": fp.distinct_states, "sweeps": fp.sweeps, "value": value, "players": list(game.player_names),
                           **({"best_score": value[0]} if game.num_players == 1 else {}),
                           "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}))
         return 0
-    print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s (the game can come back to a state it was in; "
-          "a line that never ends is worth 0)")
+    print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s (the game can come back to a "
+          "state it was in; a line that never ends is worth 0)")
     print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
-    _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back)
+    _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed)
     return 0
 
 
@@ -475,6 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("file", metavar="FILE")
     s.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
     s.add_argument("--depth", type=int, default=None, metavar="N", help="stop after N moves")
+    s.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="draws the chance outcomes along the best line (default 0)")
     s.add_argument("--max-states", type=int, default=MAX_STATES, metavar="N",
                    help=f"stop with an error past N states, each held in memory (default {MAX_STATES:,})")
     s.add_argument("--json", action="store_true", help="print one JSON object")

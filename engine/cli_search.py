@@ -297,8 +297,8 @@ def cmd_search(args) -> int:
     if chance:
         print(f"  chance: {chance}")
     print("  best line:")
-    for mv, _ in r.best_line:
-        print(f"    {game.describe(mv)}")
+    for (mv, _), by_chance in zip(r.best_line, game.chance_steps(r.best_line)):
+        print(f"    {'chance: ' if by_chance else ''}{game.describe(mv)}")
     return status
 
 

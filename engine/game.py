@@ -519,7 +519,13 @@ class CompiledGame:
             out["to_move"] = self.player_names[s[self.nstate - 2]]
         return out
 
+    def chance_steps(self, line) -> list:
+        """For each step of a line [(move, state), ...] from the initial state, whether chance made it."""
+        return [self.current_player(s) == CHANCE for s in [self._initial] + [s for _, s in line[:-1]]]
+
     def line_json(self, line) -> list:
-        """A line [(move, state), ...] from the initial state, as {"move", "state"} objects."""
+        """A line [(move, state), ...] from the initial state, as {"move", "state"} objects; a
+        step chance made has `"chance": true`."""
         return [{"move": "start", "state": self.state_json(self._initial)}] + [
-            {"move": self.describe(mv), "state": self.state_json(s)} for mv, s in line]
+            {"move": self.describe(mv), "state": self.state_json(s), **({"chance": True} if by_chance else {})}
+            for (mv, s), by_chance in zip(line, self.chance_steps(line))]

@@ -7,6 +7,7 @@ from typing import Callable, Optional, Sequence
 
 import attrs
 
+from .budget import draw
 from .protocol import CHANCE, Game
 
 
@@ -57,8 +58,10 @@ LINE_LIMIT = 1_000
 
 def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_STATES,
           progress: Optional[Callable[[int, int, int], None]] = None,
-          valued: Optional[Callable[[int], None]] = None) -> Solution:
-    """Count paths layer by layer, and back up values over the DAG.
+          valued: Optional[Callable[[int], None]] = None, rng=None) -> Solution:
+    """Count paths layer by layer, and back up values over the DAG. The best line stops at a
+    chance step, or with `rng` goes on through it, each outcome drawn by its weight: one way
+    the game may go under best play.
 
     A path ends at a terminal state or at a state with no legal moves; such a
     dead end counts as a terminal path with the state's returns. Without
@@ -70,7 +73,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     """
     root = game.initial_state()
     if max_depth is None:
-        value, line = _values(game, root, None, max_states, valued)
+        value, line = _values(game, root, None, max_states, valued, rng)
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -110,7 +113,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         if progress is not None:
             progress(depth, paths[-1], len(seen))
     if max_depth is not None:
-        value, line = _values(game, root, max_depth, max_states, valued)
+        value, line = _values(game, root, max_depth, max_states, valued, rng)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete)
 
 
@@ -122,7 +125,7 @@ def _children(game: Game, s) -> list:
 
 
 def _values(game: Game, root, max_depth: Optional[int], max_states: int,
-            valued: Optional[Callable[[int], None]] = None):
+            valued: Optional[Callable[[int], None]] = None, rng=None):
     """Back up returns over the DAG: each player maximises its own, chance averages. Without
     max_depth, a state met again on the line that leads to it raises Cycle."""
     memo: dict = {}
@@ -173,12 +176,17 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             raise Endless(list(moves)) from None
         line = []
         s, depth = root, 0
-        while True:
+        while len(line) < LINE_LIMIT:
             k = (game.key(s), depth if max_depth is not None else 0)
             best_i = memo.get(k, (None, None))[1]
-            if best_i is None:
+            if best_i is not None:
+                m = game.legal_moves(s)[best_i]
+            elif rng is not None and k in memo and (max_depth is None or depth < max_depth) and \
+                    not game.is_terminal(s) and game.current_player(s) == CHANCE:
+                outcomes = game.chance_outcomes(s)
+                m = outcomes[draw([w for _, w in outcomes], rng)][0]
+            else:
                 break
-            m = game.legal_moves(s)[best_i]
             s = game.apply(s, m)
             depth += 1
             line.append((m, s))

@@ -6,7 +6,8 @@ from typing import Callable, Optional
 import attrs
 
 from .protocol import CHANCE, Game
-from .solve import MAX_STATES, TooManyStates
+from .budget import draw
+from .solve import LINE_LIMIT, MAX_STATES, TooManyStates
 
 
 @attrs.frozen
@@ -28,13 +29,14 @@ _END, _MOVE, _CHANCE = 0, 1, 2
 def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
                    max_states: int = MAX_STATES,
                    found: Optional[Callable[[int], None]] = None,
-                   swept: Optional[Callable[[int, float], None]] = None) -> FixedPoint:
+                   swept: Optional[Callable[[int, float], None]] = None, rng=None) -> FixedPoint:
     """Every state reachable from the initial one, then sweeps until no value changes by more
     than `tolerance`: each player maximises its own return, chance averages.
 
     Values start at 0, so a line that never ends is worth 0 to every player. An end, or a
     state with no legal moves, is worth its returns. `found(n)` is told the states found so
     far, `swept(k, change)` each sweep; more than `max_states` states raise TooManyStates.
+    The best line goes on through chance steps with `rng`, as `solve`'s does.
     """
     root = game.initial_state()
     index = {game.key(root): 0}
@@ -97,17 +99,28 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             swept(sweeps, change)
         if change <= tolerance:
             break
-    line, comes_back = _line(game, states, kinds, links, policy)
+    line, comes_back = _line(game, states, kinds, links, policy, rng)
     return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance)
 
 
-def _line(game: Game, states: list, kinds: list, links: list, policy: list) -> tuple:
-    """The best moves from the initial state on, up to a chance step, an end or a state met again,
-    and whether it met one again."""
+def _line(game: Game, states: list, kinds: list, links: list, policy: list, rng=None) -> tuple:
+    """The best moves from the initial state on, up to an end, a state the best moves come back
+    to, or a chance step (with rng, an outcome drawn by its weight instead), and whether the best
+    moves came back to a state. At most LINE_LIMIT moves."""
     line, i, seen = [], 0, {0}
-    while kinds[i][0] == _MOVE:
-        j = links[i][policy[i]][0]
-        line.append((game.legal_moves(states[i])[policy[i]], states[j]))
+    while len(line) < LINE_LIMIT:
+        kind = kinds[i][0]
+        if kind == _MOVE:
+            c = policy[i]
+            m = game.legal_moves(states[i])[c]
+        elif kind == _CHANCE and rng is not None:
+            c = draw([p for _, p in links[i]], rng)
+            m = game.chance_outcomes(states[i])[c][0]
+            seen = set()  # a state met again after a roll is not the best moves going round
+        else:
+            break
+        j = links[i][c][0]
+        line.append((m, states[j]))
         if j in seen:
             return line, True
         seen.add(j)

@@ -58,6 +58,40 @@ def test_solve_gives_the_expected_total_of_the_best_reroll_policy():
     assert json.loads(r.stdout)["value"] == [pytest.approx(287 / 36, abs=1e-4)]
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_the_best_line_goes_on_through_the_rolls_as_the_best_policy_plays_them(seed):
+    # the policy worked out above: keep a first total of 8 or more, roll again below 7 (7 is a tie;
+    # the first best move, keep, is taken), then keep whatever comes
+    line = json.loads(run_engine("solve", DICE, "--seed", seed, "--json").stdout)["best_line"][1:]
+    first = line[0]
+    assert first.get("chance") and first["state"]["rolls"] == 1
+    t = first["state"]["total"]
+    a, b = (int(x.split(" = ")[1]) for x in first["move"].split(" | "))
+    assert a + b == t
+    if t >= 7:
+        assert [(x["move"], x.get("chance", False)) for x in line[1:]] == [(f"keep {t}", False)]
+    else:
+        assert [x.get("chance", False) for x in line[1:]] == [False, True, False]
+        assert line[1]["move"] == "reroll" and line[3]["move"] == f"keep {line[2]['state']['total']}"
+
+
+def test_the_rolls_of_the_best_line_come_up_as_often_as_their_weights_say(dice):
+    from search.solve import solve
+    rng = random.Random(5)
+    firsts = [solve(dice, rng=rng).best_line[0][1] for _ in range(720)]
+    total = dice.field_names.index("total")
+    sevens = sum(s[total] == 7 for s in firsts)
+    assert abs(sevens - 120) < 5 * 10  # 6/36 of 720, binomial s.d. 10
+
+
+def test_the_text_marks_the_steps_chance_made():
+    r = run_engine("solve", DICE, "--seed", "3")
+    lines = r.stdout.splitlines()
+    assert "  best line (chance outcomes drawn by weight with --seed 3: one way the game may go):" in lines
+    at = lines.index("  best line (chance outcomes drawn by weight with --seed 3: one way the game may go):")
+    assert lines[at + 1].startswith("    chance: a = ") and not lines[at + 2].startswith("    chance")
+
+
 def test_draw_counts_copies_so_a_die_with_repeated_faces_is_weighted(tmp_path):
     # a six-sided die with faces 1, 1, 2, 2, 2, 3: weights 2/6, 3/6 and 1/6
     path = tmp_path / "die.rules"
