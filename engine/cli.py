@@ -318,7 +318,8 @@ def cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{titled(game, args.set)}: {'solved' if sol.complete else f'explored to depth {args.depth}'} in {seconds:.2f} s")
+    done = "solved" if sol.complete else f"explored to depth {args.depth}"
+    print(f"{titled(game, args.set)}: {done} in {seconds:.2f} s")
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed)
@@ -348,7 +349,6 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
         print(f"    and on: the line is shown to its first {LINE_LIMIT:,} moves")
     if cut is not None and not game.is_terminal(last):
         print("    then the lines stop: the score of a game not over stands in for its end")
-
 
 
 def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
@@ -382,8 +382,8 @@ def _solve_by_iteration(args, game, t0: float) -> int:
                             rng=random.Random(args.seed))
     except TooManyStates as e:
         found.close()
-        return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration holds "
-                                         "every state it can reach; ")
+        return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration "
+                                               "holds every state it can reach; ")
     sweeps.close()
     if not fp.converged:
         print(f"error: {args.file}: the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of value "
@@ -393,7 +393,8 @@ def _solve_by_iteration(args, game, t0: float) -> int:
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
     if args.json:
         print(json.dumps({"game": game.title, "set": settings_given(args.set), "method": "value iteration",
-                          "distinct_states": fp.distinct_states, "sweeps": fp.sweeps, "value": value, "players": list(game.player_names),
+                          "distinct_states": fp.distinct_states, "sweeps": fp.sweeps, "value": value,
+                          "players": list(game.player_names),
                           **({"best_score": value[0]} if game.num_players == 1 else {}),
                           "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}))
         return 0

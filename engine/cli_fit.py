@@ -137,7 +137,8 @@ def cmd_fit(args) -> int:
         print(json.dumps({"game": game.title, "set": settings_given(args.set), "rows": len(rows), "by": args.by,
                           "fits": [{"group": g, **v} for g, v in out.items()], "interrupted": interrupted is not None}))
         return status
-    print(f"{titled(game, args.set)}: {len(rows)} decisions fitted" + (f", one fit per value of {args.by}" if args.by else ""))
+    print(f"{titled(game, args.set)}: {len(rows)} decisions fitted"
+          + (f", one fit per value of {args.by}" if args.by else ""))
     if interrupted is not None:
         print(f"  interrupted (Ctrl-C) after {counted(interrupted, 'game')} of {args.games:,}: the decisions of those")
     width = max(len(h) for h in features + ["bias"])

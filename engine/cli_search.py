@@ -6,7 +6,6 @@ import functools
 import json
 import math
 import random
-import sys
 import time
 from typing import Optional
 
@@ -269,10 +268,10 @@ def cmd_search(args) -> int:
     interrupted = stop.is_set()
     status = 130 if interrupted else 0  # as for any Ctrl-C, after the report
     seconds = time.perf_counter() - t0
-    before = [game.initial_state()] + [t for _, t in r.best_line[:-1]]
-    chance = CHANCE_STEPS[args.algo] if any(game.current_player(s) == CHANCE for s in before) else None
+    chance = CHANCE_STEPS[args.algo] if any(game.chance_steps(r.best_line)) else None
     out = {
-        "game": game.title, "set": settings_given(args.set), "algo": args.algo, "seed": args.seed, "budget": args.budget,
+        "game": game.title, "set": settings_given(args.set), "algo": args.algo, "seed": args.seed,
+        "budget": args.budget,
         "heuristic": opts.heuristic,
         "best_score": None if r.best_score is None else plain_number(r.best_score),
         "best_line": game.line_json(r.best_line), "chance": chance,
