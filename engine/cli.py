@@ -31,7 +31,11 @@ from search.value_iteration import iterate_values
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error in one line and exits 2."""
+    """argparse that reports a usage error in one line and exits 2, and takes options as written
+    only (`--dept` is no `--depth`: a mistyped option is named, not guessed)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
 
     def error(self, message):
         raise UsageError(f"{self.prog}: {message}")
