@@ -127,17 +127,22 @@ def _children(game: Game, s) -> list:
 def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             valued: Optional[Callable[[int], None]] = None, rng=None):
     """Back up returns over the DAG: each player maximises its own, chance averages. Without
-    max_depth, a state met again on the line that leads to it raises Cycle."""
-    memo: dict = {}
+    max_depth, a state met again on the line that leads to it raises Cycle. Of the moves as good
+    for the mover, the best line takes the one that ends soonest when the mover's value is at
+    least every other player's (the quickest win), else the one that ends latest (the longest
+    defence); a line's length counts a chance step by the mean length of its outcomes."""
+    memo: dict = {}  # (key, depth) -> (values, the best move's index or None, moves to the end)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     moves: list = []  # the line to the state being valued
     open_at: dict = {}  # key -> how many moves into that line each state on it is
 
     def value(s, depth):
+        """(s's values, the moves from s to the end along the best line)."""
         k = (game.key(s), depth if max_depth is not None else 0)
         if k in memo:
-            return memo[k][0]
+            v, _, length = memo[k]
+            return v, length
         if k in open_at:
             raise Cycle(f"a state comes back after {len(moves) - open_at[k]} moves")
         if max_depth is None and len(moves) >= LINE_LIMIT:
@@ -146,8 +151,8 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             raise TooManyStates(max_states, [key for key, _ in list(memo)[-max_states // 2:]])
         children = [] if game.is_terminal(s) else _children(game, s)
         if not children or (max_depth is not None and depth >= max_depth):
-            memo[k] = (tuple(game.returns(s)), None)
-            return memo[k][0]
+            memo[k] = (tuple(game.returns(s)), None, 0)
+            return memo[k][0], 0
         open_at[k] = len(moves)
         vals = []
         for m, t, _ in children:
@@ -158,20 +163,23 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         if valued is not None and len(memo) % 4096 == 0:
             valued(len(memo))
         if children[0][2] is not None:
-            v = tuple(sum(p * x[i] for (_, _, p), x in zip(children, vals)) for i in range(game.num_players))
-            memo[k] = (v, None)
-            return v
+            v = tuple(sum(p * x[i] for (_, _, p), (x, _) in zip(children, vals)) for i in range(game.num_players))
+            length = 1 + sum(p * n for (_, _, p), (_, n) in zip(children, vals))
+            memo[k] = (v, None, length)
+            return v, length
         player = game.current_player(s)
-        best, best_i = None, None
-        for i, v in enumerate(vals):
-            if best is None or v[player] > best[player]:
-                best, best_i = v, i
-        memo[k] = (best, best_i)
-        return best
+        top = max(v[player] for v, _ in vals)
+        tied = [i for i, (v, _) in enumerate(vals) if v[player] == top]
+        first = vals[tied[0]][0]
+        sign = 1 if all(top >= x for x in first) else -1  # winning: the soonest end; else the latest
+        best_i = min(tied, key=lambda i: sign * vals[i][1])
+        best, length = vals[best_i]
+        memo[k] = (best, best_i, length + 1)
+        return best, length + 1
 
     try:
         try:
-            v = value(root, 0)
+            v, _ = value(root, 0)
         except RecursionError:  # moves that nest deeply run out of stack sooner: endless all the same
             raise Endless(list(moves)) from None
         line = []

@@ -364,3 +364,41 @@ def test_the_readme_names_every_key_solve_json_prints():
         out = json.loads(run_engine("solve", rules, "--json").stdout)
         assert [k for k in out if f"`{k}`" not in section] == [], rules
     assert "`to_move`" in section
+
+
+QUICK = """state { total: 0..9 = 0 }
+action add(n) "add {n}" { total += n }
+turn { choose n in [1, 2]  add(n) }
+terminal total >= 4
+score if total == 4 then 1 else 0
+"""
+
+DEFENCE = """players A, B
+state { t: 0..4 = 0  over: bool = no }
+action resign "resign" { require current == B  over = yes }
+action wait "wait" { t += 1 }
+turn { either { resign } or { wait } }
+terminal over or t == 4
+score for p: if p == A then 1 else -1
+"""
+
+
+def test_of_moves_as_good_the_best_line_takes_the_quickest_win(tmp_path):
+    path = tmp_path / "quick.rules"
+    path.write_text(QUICK)
+    # by hand: every line to exactly 4 scores 1 (1+1+1+1, 1+1+2, ..., 2+2); the shortest is 2+2,
+    # though "add 1" is listed first
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["best_score"] == 1
+    assert [m["move"] for m in out["best_line"][1:]] == ["add 2", "add 2"]
+
+
+def test_a_player_who_loses_anyway_holds_out_longest(tmp_path):
+    path = tmp_path / "defence.rules"
+    path.write_text(DEFENCE)
+    # A wins whatever B does; B's resign, listed first, would end the game at once, but waiting
+    # lasts until t reaches 4: four moves, B waiting at the second
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["value"] == [1, -1]
+    moves = [m["move"] for m in out["best_line"][1:]]
+    assert len(moves) == 4 and moves[:3] == ["wait", "wait", "wait"]
