@@ -185,10 +185,20 @@ class CompiledGame:
         self._moves: dict = {}
         self._moves_held = 0  # moves in self._moves, bounded by MEMO_MOVES
         self._terminal_memo: dict = {}
-        self.memo_limit = MEMO_LIMIT  # 0 turns the memo tables off
+        self._memo_limit = MEMO_LIMIT
         # a set here collects the names of the actions completed on the paths of the moves
         # worked out from then on, triggers included (validate: actions that never take part)
         self.reached_actions: Optional[set] = None
+
+    @property
+    def memo_limit(self) -> int:
+        """States kept per memo table; 0 turns the memo tables off, those of the defs too."""
+        return self._memo_limit
+
+    @memo_limit.setter
+    def memo_limit(self, n: int) -> None:
+        self._memo_limit = n
+        self.compiler.remember_defs(n > 0)
 
     # ---------------- protocol ----------------
     def initial_state(self) -> tuple:

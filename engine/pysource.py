@@ -17,9 +17,12 @@ from __future__ import annotations
 from collections import ChainMap
 from typing import Optional
 
+import attrs
+
 from . import model as m
 from . import runtime as rt
 from . import types as T
+from .check import state_slots
 
 STATE_KINDS = ("field", "local", "current")
 SIMPLE_CALLS = {"len": "len", "count": "len", "sum": "sum", "any": "any", "all": "all", "abs": "abs",
@@ -43,6 +46,32 @@ class Lazy:
         return self.fn(env)
 
 
+_MISS = object()
+DEF_MEMO = 20_000
+"""Values each remembered def keeps before it forgets them all."""
+
+
+class _Forgets(dict):
+    """A def's memo table while memos are off: it keeps nothing."""
+
+    def __setitem__(self, key, value):
+        pass
+
+
+_FORGETS = _Forgets()
+
+
+def _loops(node) -> bool:
+    """Whether an expression holds a comprehension."""
+    if isinstance(node, (m.CallComp, m.ListComp, m.SetComp, m.MapComp)):
+        return True
+    if isinstance(node, tuple):
+        return any(_loops(x) for x in node)
+    if attrs.has(type(node)) and not isinstance(node, m.Span):
+        return any(_loops(getattr(node, f.name)) for f in attrs.fields(type(node)))
+    return False
+
+
 class PySource:
     """Mixin for the Compiler: `expr(e)` as generated Python, falling back to `closure(e)`."""
 
@@ -52,6 +81,8 @@ class PySource:
         self._generated: dict = {}
         self._folded: dict = {}
         self._def_names: dict = {}
+        self._def_memos: list = []  # the namespace names of the defs' memo tables
+        self._def_memos_on = True
         self._context = None  # the (def name, argument types) whose checked body is being compiled
         self._base = (self.ck.syms, self.ck.types)
 
@@ -273,8 +304,19 @@ class PySource:
 
         def build():
             slow = self._name(self.lazy_closure(d.body))
-            text = (f"def {name}(env{params}):\n{binds}    try:\n        return {self.src(d.body)}\n"
-                    f"    except Exception:\n        return {slow}(env)\n")
+            reads = self._memo_key(d)
+            if reads is None:
+                text = (f"def {name}(env{params}):\n{binds}    try:\n        return {self.src(d.body)}\n"
+                        f"    except Exception:\n        return {slow}(env)\n")
+            else:  # remembered by its arguments and the state slots it reads
+                memo, miss = self._name({} if self._def_memos_on else _FORGETS), self._name(_MISS)
+                self._def_memos.append(memo)
+                key = "(" + "".join(f"a{i}, " for i in range(len(slots))) + "".join(f"env[{r}], " for r in reads) + ")"
+                text = (f"def {name}(env{params}):\n    key = {key}\n    v = {memo}.get(key, {miss})\n"
+                        f"    if v is not {miss}:\n        return v\n{binds}    try:\n        v = {self.src(d.body)}\n"
+                        f"    except Exception:\n        v = {slow}(env)\n"
+                        f"    if len({memo}) >= {DEF_MEMO}:\n        {memo}.clear()\n"
+                        f"    {memo}[key] = v\n    return v\n")
             fn = self._define(text, name)
             if fn is None:
                 body = self.closure(d.body)
@@ -286,6 +328,19 @@ class PySource:
             return fn
         self.ns[name] = self.under(context, build)
         return name
+
+    def remember_defs(self, on: bool) -> None:
+        """Whether the defs that loop remember their values (from now on; off, they forget them)."""
+        self._def_memos_on = on
+        for name in self._def_memos:
+            self.ns[name] = {} if on else _FORGETS
+
+    def _memo_key(self, d: m.DefDecl) -> Optional[tuple]:
+        """The state slots whose values, with its arguments, make the value of def d, when d is
+        worth remembering (its body loops: a comprehension); else None."""
+        if not _loops(d.body):
+            return None
+        return tuple(sorted(state_slots(self.ck, d.body)))
 
     # ---------------- comprehensions ----------------
     def _for(self, c) -> str:

@@ -102,3 +102,29 @@ def test_a_def_returning_its_parameter_gives_it_back_in_every_later_expression(t
     for text in ['join(same("-"), same(["a", "b"])) == "a-b"', 'text(same([cell(same(1), same(2))])) == "[(1, 2)]"']:
         [(_, fn)] = command_line_predicates(game, [text])
         assert fn(game.initial_state()) is True, text
+
+
+REMEMBERED = """
+state { xs: list<int> = [1, 2]  seen: list<int> = []  n: 0..3 = 0 }
+def total() = sum(x for x in xs)
+def above(k) = count(x for x in xs where x > k)
+action step "step" { seen += total()  seen += above(1)  xs += 5  seen += total()  seen += above(1)  n += 1 }
+turn { step }
+terminal n == 2
+score sum(v for v in seen)
+"""
+
+
+def test_a_def_that_loops_gives_what_the_state_holds_when_it_is_called_even_in_one_move(tmp_path):
+    # a def with a comprehension is remembered by its arguments and the fields it reads, so a field
+    # set between two calls in one move must give the second call its new value. By hand:
+    # move 1: total 3, above 1 (2), then xs [1, 2, 5]: total 8, above 2; move 2: 8, 2, then
+    # xs [1, 2, 5, 5]: 13, 3. seen = [3, 1, 8, 2, 8, 2, 13, 3], sum 40
+    path = tmp_path / "remembered.rules"
+    path.write_text(REMEMBERED)
+    game = load_game(str(path))
+    s = game.initial_state()
+    for _ in range(2):
+        [m] = game.legal_moves(s)
+        s = game.apply(s, m)
+    assert game.is_terminal(s) and tuple(game.returns(s)) == (40,)
