@@ -752,6 +752,12 @@ SUGGESTIONS = {
 RAW_TERMINAL_NAMES = re.compile(r"RBRACE|LBRACE|RPAR|LPAR|__ANON|\$END|_NL|NAME\b|INT\b|STRING\b|[A-Z]{4,}")
 
 
+def every_diagnostic(tmp_path: Path, text: str):
+    """(code, message, line, column, hint) of each diagnostic of `text`, and the RuleErrors."""
+    _, errors = first_diagnostic(tmp_path, text)
+    return [(d.code, d.message, d.span.line, d.span.col, d.hint) for d in errors.diagnostics], errors
+
+
 def first_diagnostic(tmp_path: Path, text: str):
     """Write `text` as game.rules, check it, and return (path, RuleErrors); fails if it checks clean."""
     path = tmp_path / "game.rules"
@@ -1070,8 +1076,7 @@ def test_a_misspelt_statement_keyword_is_one_error_on_its_first_word(tmp_path):
         terminal moves >= 8
         score moves
         """))
-    _, errors = first_diagnostic(tmp_path, clean)
-    found = [(d.code, d.message, d.span.line, d.span.col, d.hint) for d in errors.diagnostics]
+    found, errors = every_diagnostic(tmp_path, clean)
     assert found == [("unknown-name", "unknown action 'chose'", at_line, at_col,
                       "did you mean the keyword 'choose'?")], errors.render()
 
@@ -1088,8 +1093,7 @@ def test_a_value_assigned_without_let_hints_at_let_and_its_uses_are_not_errors_o
         terminal turns == 3
         score banked
         """))
-    _, errors = first_diagnostic(tmp_path, clean)
-    found = [(d.code, d.message, d.span.line, d.span.col, d.hint) for d in errors.diagnostics]
+    found, errors = every_diagnostic(tmp_path, clean)
     assert found == [("unknown-name", "unknown state field 'kept'", at_line, at_col,
                       "to name a value from here on, write `let kept = ...`")], errors.render()
 
