@@ -17,7 +17,7 @@ import attrs
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
-from .lint import dead_ends, endless, partial_tables, stale_labels, unreached, unused
+from .lint import dead_ends, endless, joined, partial_tables, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .progress import ProgressBar
 from .frame_room import with_room
@@ -39,11 +39,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise UsageError(f"{self.prog}: {message}")
-
-
-def _and(words: list) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
 
 
 class _Main(_Parser):
@@ -76,7 +71,7 @@ class _Main(_Parser):
             others = [name for name, c in self.commands.items()
                       if any(word in a.option_strings for a in c._actions)] if word.startswith("--") else []
             command.error(f"unrecognized arguments: {' '.join(extras)}"
-                          + (f"; {word} is an option of {_and(others)}" if others else
+                          + (f"; {word} is an option of {joined(others, 'and')}" if others else
                              f"; did you mean {near}?" if near else ""))
         return parsed
 

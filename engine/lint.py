@@ -64,7 +64,7 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
     in `tried` (one changed at a time). `elsewhere` maps an action to the (name, value) of a
     parameter the user set (in `settings`) with another value of which it did run; `drops`,
     (span, why) -> how many paths a `require` or a field's range dropped in the playouts."""
-    also = f", nor with another value of {_joined(tried, 'or')}" if tried else ""
+    also = f", nor with another value of {joined(tried, 'or')}" if tried else ""
     ran = f"never ran in {counted(playouts, 'random playout')}"
     out = []
     for sym in ck.globals.values():
@@ -109,7 +109,7 @@ def partial_tables(ck: Checker) -> list:
         missing = [v for v in values if v not in keys]
         if missing and len(missing) * 2 < len(values):
             name = d.name.name
-            out.append(Diagnostic("partial-table", f"table '{name}' has no entry for {_joined(missing, 'and')}",
+            out.append(Diagnostic("partial-table", f"table '{name}' has no entry for {joined(missing, 'and')}",
                                   d.name.span, f"reading {name}[{missing[0]}] fails while the rules run; "
                                   f"get({name}, k, d) reads d where there is no entry", severity="warning"))
     return out
@@ -152,6 +152,6 @@ def _dropped(drops: dict, through: str) -> str:
             + "".join(f"; {k:,} {where}" for (_, k), where in zip(top[1:], places[1:])))
 
 
-def _joined(names: list, word: str) -> str:
+def joined(names: list, word: str) -> str:
     """`a`, `a or b`, `a, b or c` (with `word` or, and so on)."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
