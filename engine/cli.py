@@ -19,6 +19,7 @@ from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
 from .lint import dead_ends, endless, joined, partial_tables, stale_labels, unreached, unused
 from .plots import check_plot_target, score_histogram
+from .policy_file import PolicyFile
 from .progress import ProgressBar
 from .frame_room import with_room
 from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings, parse_settings,
@@ -266,6 +267,15 @@ def cmd_solve(args) -> int:
     game = load_game(args.file, parse_settings(args.set))
     if args.plot:
         check_plot_target(args.plot)
+    policy = PolicyFile(args.policy, game) if args.policy else None
+    try:
+        return _solve(args, game, policy)
+    finally:
+        if policy is not None:
+            policy.abandon()
+
+
+def _solve(args, game, policy: Optional[PolicyFile]) -> int:
     t0 = time.perf_counter()
     bar, values_bar = ProgressBar(args.depth, "moves deep"), ProgressBar(None, "states valued")
 
@@ -274,10 +284,11 @@ def cmd_solve(args) -> int:
         bar.update(depth, f"{paths:,} paths, {states:,} states")
     try:
         sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
-                    valued=values_bar.update, rng=random.Random(args.seed))
+                    valued=values_bar.update, rng=random.Random(args.seed),
+                    decided=policy.decided if policy is not None else None)
     except Cycle:
         values_bar.close()
-        return _solve_by_iteration(args, game, t0)
+        return _solve_by_iteration(args, game, t0, policy)
     except TooManyStates as e:
         bar.close()
         values_bar.close()
@@ -308,6 +319,7 @@ def cmd_solve(args) -> int:
     }
     if game.num_players == 1:
         out["best_score"] = plain_number(sol.value[0])
+    _name_policy(policy, out)
     if args.plot:
         scores: dict = {}
         for r, n in sol.outcomes.items():
@@ -322,7 +334,21 @@ def cmd_solve(args) -> int:
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed)
+    _print_policy(policy)
     return 0
+
+
+def _name_policy(policy: Optional[PolicyFile], out: dict) -> None:
+    """Give --policy's file its name, and say so in the JSON."""
+    if policy is not None:
+        policy.finish()
+        out["policy"] = {"file": policy.path, "states": policy.states}
+
+
+def _print_policy(policy: Optional[PolicyFile]) -> None:
+    if policy is not None:
+        print(f"  policy: the best move in each of {counted(policy.states, 'state')} where a player moves, "
+              f"one JSON line each, in {policy.path}")
 
 
 def _print_value_and_line(game, value: tuple, line: list, again: bool = False, cut: Optional[int] = None,
@@ -367,7 +393,7 @@ def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     return 1
 
 
-def _solve_by_iteration(args, game, t0: float) -> int:
+def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile]) -> int:
     """solve for a game that can come back to a state: value iteration over all its states."""
     if args.plot:
         raise UsageError("--plot: the game can come back to a state it was in, so it has no count of paths to plot")
@@ -376,9 +402,11 @@ def _solve_by_iteration(args, game, t0: float) -> int:
     def swept(k, change):
         found.close()
         sweeps.update(k, f"largest change {change:.1e}")
+    if policy is not None:
+        policy.restart(places=9)  # the exhaustive solve's lines stop at the state that came back
     try:
         fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept,
-                            rng=random.Random(args.seed))
+                            rng=random.Random(args.seed), decided=policy.decided if policy is not None else None)
     except TooManyStates as e:
         found.close()
         return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration "
@@ -390,17 +418,19 @@ def _solve_by_iteration(args, game, t0: float) -> int:
         return 1
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
+    out = {"game": game.title, "set": settings_given(args.set), "method": "value iteration",
+           "distinct_states": fp.distinct_states, "sweeps": fp.sweeps, "value": value,
+           "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
+           "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}
+    _name_policy(policy, out)
     if args.json:
-        print(json.dumps({"game": game.title, "set": settings_given(args.set), "method": "value iteration",
-                          "distinct_states": fp.distinct_states, "sweeps": fp.sweeps, "value": value,
-                          "players": list(game.player_names),
-                          **({"best_score": value[0]} if game.num_players == 1 else {}),
-                          "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}))
+        print(json.dumps(out))
         return 0
     print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s (the game can come back to a "
           "state it was in; a line that never ends is worth 0)")
     print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed)
+    _print_policy(policy)
     return 0
 
 
@@ -487,6 +517,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"stop with an error past N states, each held in memory (default {MAX_STATES:,})")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--plot", metavar="FILE.png", help="draw how many terminal paths end with each score")
+    s.add_argument("--policy", metavar="FILE.jsonl",
+                   help="write the best move in every state where a player moves, one JSON object a line")
     s.set_defaults(run=cmd_solve)
     c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")
     c.add_argument("file", metavar="FILE")

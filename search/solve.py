@@ -58,7 +58,8 @@ LINE_LIMIT = 1_000
 
 def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_STATES,
           progress: Optional[Callable[[int, int, int], None]] = None,
-          valued: Optional[Callable[[int], None]] = None, rng=None) -> Solution:
+          valued: Optional[Callable[[int], None]] = None, rng=None,
+          decided: Optional[Callable] = None) -> Solution:
     """Count paths layer by layer, and back up values over the DAG. The best line stops at a
     chance step, or with `rng` goes on through it, each outcome drawn by its weight: one way
     the game may go under best play.
@@ -68,12 +69,14 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     max_depth the values come first, so a game that can come back to a state
     raises Cycle, and one with a line of LINE_LIMIT moves raises Endless,
     before the layers (which would never end) are counted;
-    `valued(n)` tells how many states have their value so far. More than `max_states` states
-    (each valued state, and each state of the layers, is held in memory) raise TooManyStates.
+    `valued(n)` tells how many states have their value so far, and `decided(s, move, values,
+    depth)` each state where a player moves, once, with the best move there (depth None without
+    max_depth). More than `max_states` states (each valued state, and each state of the layers,
+    is held in memory) raise TooManyStates.
     """
     root = game.initial_state()
     if max_depth is None:
-        value, line = _values(game, root, None, max_states, valued, rng)
+        value, line = _values(game, root, None, max_states, valued, rng, decided)
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -113,7 +116,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         if progress is not None:
             progress(depth, paths[-1], len(seen))
     if max_depth is not None:
-        value, line = _values(game, root, max_depth, max_states, valued, rng)
+        value, line = _values(game, root, max_depth, max_states, valued, rng, decided)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete)
 
 
@@ -125,7 +128,7 @@ def _children(game: Game, s) -> list:
 
 
 def _values(game: Game, root, max_depth: Optional[int], max_states: int,
-            valued: Optional[Callable[[int], None]] = None, rng=None):
+            valued: Optional[Callable[[int], None]] = None, rng=None, decided: Optional[Callable] = None):
     """Back up returns over the DAG: each player maximises its own, chance averages. Without
     max_depth, a state met again on the line that leads to it raises Cycle. Of the moves as good
     for the mover, the best line takes the one that ends soonest when the mover's value is at
@@ -175,6 +178,8 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         best_i = min(tied, key=lambda i: sign * vals[i][1])
         best, length = vals[best_i]
         memo[k] = (best, best_i, length + 1)
+        if decided is not None:
+            decided(s, children[best_i][0], best, k[1] if max_depth is not None else None)
         return best, length + 1
 
     try:
@@ -200,5 +205,5 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             line.append((m, s))
     finally:
         sys.setrecursionlimit(limit)
-        del value  # value is in its own closure: a cycle that would keep memo until a full collection
+        value = None  # value is in its own closure: a cycle that would keep memo until a full collection
     return v, line

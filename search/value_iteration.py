@@ -29,14 +29,17 @@ _END, _MOVE, _CHANCE = 0, 1, 2
 def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
                    max_states: int = MAX_STATES,
                    found: Optional[Callable[[int], None]] = None,
-                   swept: Optional[Callable[[int, float], None]] = None, rng=None) -> FixedPoint:
+                   swept: Optional[Callable[[int, float], None]] = None, rng=None,
+                   decided: Optional[Callable] = None) -> FixedPoint:
     """Every state reachable from the initial one, then sweeps until no value changes by more
     than `tolerance`: each player maximises its own return, chance averages.
 
     Values start at 0, so a line that never ends is worth 0 to every player. An end, or a
     state with no legal moves, is worth its returns. `found(n)` is told the states found so
     far, `swept(k, change)` each sweep; more than `max_states` states raise TooManyStates.
-    The best line goes on through chance steps with `rng`, as `solve`'s does.
+    The best line goes on through chance steps with `rng`, as `solve`'s does. Once the values
+    settle, `decided(s, move, values, None)` is told each state where a player moves, with the
+    move its player takes there.
     """
     root = game.initial_state()
     index = {game.key(root): 0}
@@ -99,6 +102,10 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             swept(sweeps, change)
         if change <= tolerance:
             break
+    if decided is not None and change <= tolerance:
+        for i, (kind, _) in enumerate(kinds):
+            if kind == _MOVE:
+                decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
     line, comes_back = _line(game, states, kinds, links, policy, rng)
     return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance)
 

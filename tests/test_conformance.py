@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conftest import RULE_FILES, run_engine, set_args, suite_settings
+from conftest import RULE_FILES, run_engine, suite_settings
 from engine import load_game
 from search.protocol import CHANCE
 

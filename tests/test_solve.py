@@ -358,10 +358,10 @@ def test_solving_frees_its_table_of_values_without_the_collector():
     assert unreachable == 0
 
 
-def test_the_readme_names_every_key_solve_json_prints():
+def test_the_readme_names_every_key_solve_json_prints(tmp_path):
     section = (ROOT / "README.md").read_text().split("* `solve` explores", 1)[1].split("\n* ", 1)[0]
     for rules in ("rules/nidavellir.rules", "rules/tictactoe.rules"):
-        out = json.loads(run_engine("solve", rules, "--json").stdout)
+        out = json.loads(run_engine("solve", rules, "--json", "--policy", tmp_path / f"{rules[6:]}.jsonl").stdout)
         assert [k for k in out if f"`{k}`" not in section] == [], rules
     assert "`to_move`" in section
 
@@ -402,3 +402,81 @@ def test_a_player_who_loses_anyway_holds_out_longest(tmp_path):
     assert out["value"] == [1, -1]
     moves = [m["move"] for m in out["best_line"][1:]]
     assert len(moves) == 4 and moves[:3] == ["wait", "wait", "wait"]
+
+
+def _ttt_value(board: tuple, memo: dict) -> int:
+    """X's return from a board of 9 cells ('X', 'O' or ''), both sides playing their best: a
+    minimax of its own, apart from the engine."""
+    if board not in memo:
+        lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+        won = {p for p in "XO" for a, b, c in lines if board[a] == board[b] == board[c] == p}
+        if won or all(board):
+            memo[board] = 1 if "X" in won else -1 if "O" in won else 0
+        else:
+            mover = "X" if board.count("X") == board.count("O") else "O"
+            after = [_ttt_value(board[:i] + (mover,) + board[i + 1:], memo) for i in range(9) if not board[i]]
+            memo[board] = max(after) if mover == "X" else min(after)
+    return memo[board]
+
+
+def test_solve_policy_gives_tictactoe_the_best_move_of_every_unfinished_position(tmp_path):
+    # 5,478 positions can be reached, 958 of them ends (the counts of the tic-tac-toe game tree,
+    # as in the rule file's source), so 4,520 where a player moves
+    path = tmp_path / "policy.jsonl"
+    out = json.loads(run_engine("solve", "rules/tictactoe.rules", "--policy", path, "--json").stdout)
+    assert out["policy"] == {"file": str(path), "states": 4520}
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == 4520
+    memo: dict = {}
+    boards = set()
+    for line in lines:
+        board = [""] * 9
+        for (r, c), p in line["state"]["marks"]:
+            board[3 * r + c] = p
+        board = tuple(board)
+        boards.add(board)
+        mover, move = line["state"]["to_move"], line["move"]
+        assert move.startswith(f"{mover} at (")
+        r, c = (int(x) for x in move.split("(")[1].rstrip(")").split(","))
+        assert not board[3 * r + c]
+        after = board[:3 * r + c] + (mover,) + board[3 * r + c + 1:]
+        best = _ttt_value(board, memo)
+        assert line["value"] == [best, -best] and _ttt_value(after, memo) == best, line
+    assert len(boards) == 4520
+
+
+def test_solve_policy_of_piglet_flips_everywhere_with_the_chances_worked_out_by_hand(tmp_path):
+    # Piglet comes back to states, so value iteration solves it. The mover's chance to win from
+    # (own score, other's score, pot), by hand in the Piglet test above: flipping is best in each
+    # of the 6 states, for either mover (12 lines); hold is open only with a pot
+    by_hand = {(0, 0, 0): 4 / 7, (0, 0, 1): 5 / 7, (0, 1, 0): 2 / 5, (0, 1, 1): 3 / 5,
+               (1, 0, 0): 4 / 5, (1, 1, 0): 2 / 3}
+    rules, path = tmp_path / "piglet.rules", tmp_path / "piglet.jsonl"
+    rules.write_text(PIGLET)
+    r = run_engine("solve", rules, "--policy", path)
+    assert r.returncode == 0, r.stderr
+    assert f"policy: the best move in each of 12 states where a player moves, one JSON line each, in {path}" \
+        in r.stdout
+    seen = []
+    for line in map(json.loads, path.read_text().splitlines()):
+        state = line["state"]
+        mover = state["to_move"]
+        other = "B" if mover == "A" else "A"
+        where = (state["banked"][mover], state["banked"][other], state["pot"])
+        seen.append((mover, where))
+        assert line["move"] == "flip" and not state["flipping"]
+        assert line["value"][["A", "B"].index(mover)] == pytest.approx(by_hand[where], abs=1e-9)
+    assert sorted(seen) == sorted((p, w) for p in "AB" for w in by_hand)
+
+
+def test_solve_policy_overwrites_nothing_and_leaves_nothing_when_solve_fails(tmp_path):
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("mine\n")
+    r = run_engine("solve", "rules/tictactoe.rules", "--policy", kept)
+    assert r.returncode == 2 and f"--policy {kept}: the file exists; choose a new name" in r.stderr
+    assert kept.read_text() == "mine\n"
+    r = run_engine("solve", "rules/tictactoe.rules", "--policy", tmp_path / "p.json")
+    assert r.returncode == 2 and "expected a file name ending in .jsonl" in r.stderr
+    r = run_engine("solve", "rules/tictactoe.rules", "--policy", tmp_path / "p.jsonl", "--max-states", "100")
+    assert r.returncode == 1 and "more than 100 states" in r.stderr and "Traceback" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]

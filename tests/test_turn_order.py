@@ -1,6 +1,5 @@
 """Who moves next: the next player in order, unless a `pass to` in the turn, a trigger or a
 chance block names another."""
-import pytest
 
 from conftest import first_diagnostic
 from engine.load import load_game

@@ -1,0 +1,56 @@
+"""`solve --policy FILE.jsonl`: the best move in every state where a player moves, one JSON line each."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Optional
+
+from .diagnostics import UsageError
+from .runtime import plain_number
+
+
+class PolicyFile:
+    """Lines written to a hidden file beside the target, which takes its name only once the
+    solve is done: a solve that fails or is stopped leaves nothing, and no file is overwritten."""
+
+    def __init__(self, path: str, game):
+        if not path.lower().endswith(".jsonl"):
+            raise UsageError(f"--policy {path}: expected a file name ending in .jsonl (one JSON object a line)")
+        if os.path.exists(path):
+            raise UsageError(f"--policy {path}: the file exists; choose a new name (nothing is overwritten)")
+        folder = os.path.dirname(path) or "."
+        if not os.path.isdir(folder):
+            raise UsageError(f"--policy {path}: there is no folder {folder}")
+        self.path, self.game, self.states, self.places, self._named = path, game, 0, 4, False
+        self._part = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.part")
+        self._out = os.fdopen(os.open(self._part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "w")
+
+    def decided(self, s, move, values, depth: Optional[int]) -> None:
+        """One line: the state, its best move and the values it leads to (and its depth, with --depth)."""
+        line = {"state": self.game.state_json(s), "move": self.game.describe(move),
+                "value": [plain_number(v, self.places) for v in values]}
+        if depth is not None:
+            line["depth"] = depth
+        self._out.write(json.dumps(line) + "\n")
+        self.states += 1
+
+    def restart(self, places: int) -> None:
+        """Forget the lines so far: the solve starts again another way, its values shown to `places`."""
+        self._out.seek(0)
+        self._out.truncate()
+        self.states, self.places = 0, places
+
+    def finish(self) -> None:
+        """Give the lines the target's name, unless a file took that name meanwhile."""
+        self._out.close()
+        self._named = True
+        if os.path.exists(self.path):
+            raise UsageError(f"--policy {self.path}: a file of that name appeared while solve ran; the policy is "
+                             f"in {self._part}")
+        os.rename(self._part, self.path)
+
+    def abandon(self) -> None:
+        """Remove the hidden file of a solve that did not finish."""
+        self._out.close()
+        if not self._named:
+            os.remove(self._part)
