@@ -68,7 +68,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     dead end counts as a terminal path with the state's returns. Without
     max_depth the values come first, so a game that can come back to a state
     raises Cycle, and one with a line of LINE_LIMIT moves raises Endless,
-    before the layers (which would never end) are counted;
+    before the layers (which would never end) are counted, over the ways on
+    the values recorded (the moves of each state are listed once);
     `valued(n)` tells how many states have their value so far, and `decided(s, move, values,
     depth)` each state where a player moves, once, with the best move there (depth None without
     max_depth). More than `max_states` states (each valued state, and each state of the layers,
@@ -76,7 +77,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     """
     root = game.initial_state()
     if max_depth is None:
-        value, line = _values(game, root, None, max_states, valued, rng, decided)
+        value, line, memo = _values(game, root, None, max_states, valued, rng, decided)
+        return Solution(*_paths_through(memo, (game.key(root), 0), progress), value, line, True)
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -96,7 +98,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
                 terminal_paths += count
                 outcomes[game.returns(s)] += count
                 continue
-            if max_depth is not None and depth >= max_depth:
+            if depth >= max_depth:
                 complete = False
                 continue
             for _, t, _ in children:
@@ -115,8 +117,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         layer = nxt
         if progress is not None:
             progress(depth, paths[-1], len(seen))
-    if max_depth is not None:
-        value, line = _values(game, root, max_depth, max_states, valued, rng, decided)
+    value, line, _ = _values(game, root, max_depth, max_states, valued, rng, decided)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete)
 
 
@@ -134,28 +135,31 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     for the mover, the best line takes the one that ends soonest when the mover's value is at
     least every other player's (the quickest win), else the one that ends latest (the longest
     defence); a line's length counts a chance step by the mean length of its outcomes."""
-    memo: dict = {}  # (key, depth) -> (values, the best move's index or None, moves to the end)
+    # (key, depth) -> (values, the best move's index or None, moves to the end, the memo keys of
+    # the ways on without max_depth (for counting paths; () at an end), the key itself)
+    memo: dict = {}
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     moves: list = []  # the line to the state being valued
     open_at: dict = {}  # key -> how many moves into that line each state on it is
 
     def value(s, depth):
-        """(s's values, the moves from s to the end along the best line)."""
+        """(s's values, the moves from s to the end along the best line, its memo key as the memo
+        holds it)."""
         k = (game.key(s), depth if max_depth is not None else 0)
         if k in memo:
-            v, _, length = memo[k]
-            return v, length
+            v, _, length, _, k = memo[k]
+            return v, length, k
         if k in open_at:
             raise Cycle(f"a state comes back after {len(moves) - open_at[k]} moves")
         if max_depth is None and len(moves) >= LINE_LIMIT:
             raise Endless(list(moves))
-        if len(memo) >= max_states:
+        if len(memo) + len(open_at) >= max_states:  # those valued and those on the line to s
             raise TooManyStates(max_states, [key for key, _ in list(memo)[-max_states // 2:]])
         children = [] if game.is_terminal(s) else _children(game, s)
         if not children or (max_depth is not None and depth >= max_depth):
-            memo[k] = (tuple(game.returns(s)), None, 0)
-            return memo[k][0], 0
+            memo[k] = (tuple(game.returns(s)), None, 0, (), k)
+            return memo[k][0], 0, k
         open_at[k] = len(moves)
         vals = []
         for m, t, _ in children:
@@ -165,26 +169,27 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         del open_at[k]
         if valued is not None and len(memo) % 4096 == 0:
             valued(len(memo))
+        kids = tuple(c for _, _, c in vals) if max_depth is None else None
         if children[0][2] is not None:
-            v = tuple(sum(p * x[i] for (_, _, p), (x, _) in zip(children, vals)) for i in range(game.num_players))
-            length = 1 + sum(p * n for (_, _, p), (_, n) in zip(children, vals))
-            memo[k] = (v, None, length)
-            return v, length
+            v = tuple(sum(p * x[i] for (_, _, p), (x, _, _) in zip(children, vals)) for i in range(game.num_players))
+            length = 1 + sum(p * n for (_, _, p), (_, n, _) in zip(children, vals))
+            memo[k] = (v, None, length, kids, k)
+            return v, length, k
         player = game.current_player(s)
-        top = max(v[player] for v, _ in vals)
-        tied = [i for i, (v, _) in enumerate(vals) if v[player] == top]
+        top = max(v[player] for v, _, _ in vals)
+        tied = [i for i, (v, _, _) in enumerate(vals) if v[player] == top]
         first = vals[tied[0]][0]
         sign = 1 if all(top >= x for x in first) else -1  # winning: the soonest end; else the latest
         best_i = min(tied, key=lambda i: sign * vals[i][1])
-        best, length = vals[best_i]
-        memo[k] = (best, best_i, length + 1)
+        best, length, _ = vals[best_i]
+        memo[k] = (best, best_i, length + 1, kids, k)
         if decided is not None:
             decided(s, children[best_i][0], best, k[1] if max_depth is not None else None)
-        return best, length + 1
+        return best, length + 1, k
 
     try:
         try:
-            v, _ = value(root, 0)
+            v, _, _ = value(root, 0)
         except RecursionError:  # moves that nest deeply run out of stack sooner: endless all the same
             raise Endless(list(moves)) from None
         line = []
@@ -206,4 +211,30 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     finally:
         sys.setrecursionlimit(limit)
         value = None  # value is in its own closure: a cycle that would keep memo until a full collection
-    return v, line
+    return v, line, memo
+
+
+def _paths_through(memo: dict, root, progress) -> tuple:
+    """(paths per depth, distinct states, terminal paths, outcomes), counted layer by layer over
+    the ways on that the values of a whole game recorded in its memo."""
+    layer = {root: 1}
+    seen = {root}
+    paths = [1]
+    terminal_paths = 0
+    outcomes: Counter = Counter()
+    while True:
+        nxt: dict = {}
+        for k, count in layer.items():
+            v, _, _, kids, _ = memo[k]
+            if not kids:
+                terminal_paths += count
+                outcomes[v] += count
+            for c in kids:
+                nxt[c] = nxt.get(c, 0) + count
+        if not nxt:
+            return paths, len(seen), terminal_paths, dict(outcomes)
+        paths.append(sum(nxt.values()))
+        seen.update(nxt)
+        layer = nxt
+        if progress is not None:
+            progress(len(paths) - 1, paths[-1], len(seen))
