@@ -238,9 +238,13 @@ def _method_hint(field: str, method: str) -> str:
 
 def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     """A hint for a habit from other languages, or for an `if` or `score` left unfinished."""
+    line_before = text[text.rfind("\n", 0, at) + 1:at]
+    if (word := re.search(rf"(?:^|[{{}};\s])({'|'.join(_STATEMENT_WORDS)})\s*$", line_before)) and \
+            (action := re.search(rf"^[ \t]*action\s+({word.group(1)})\b", text, re.M)):
+        return f"`{word.group(1)}` begins a statement, so the action `{word.group(1)}` (line " \
+               f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
     if got in _HABITS:
         return _HABITS[got]
-    line_before = text[text.rfind("\n", 0, at) + 1:at]
     if got == ">" and line_before.endswith("<"):
         return "write `!=`"
     if got == "*" and line_before.endswith("*"):
@@ -263,6 +267,14 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     ifs = list(re.finditer(r"\bif\b", line_before))
     if ifs and re.search(r"(?:==|!=|<=|>=|<|>|\+|-|\*|%|//|\band|\bor|\bnot)\s*$", line_before[:ifs[-1].start()]):
         return "an `if` inside a larger expression goes in brackets: x + (if COND then A else B)"
+    if got == "then" and "'{'" in words:
+        return "as a statement, `if` takes a block: if COND { ... } (`then` belongs to the expression " \
+               "if COND then A else B)"
+    if got == "for" and (opened := _open_bracket(text, at)) is not None and \
+            re.search(r"\bfor\b", _blanked(text[opened:at])):
+        return "a comprehension has one `for`: for each row and column go over the cells of a grid, " \
+               "[f(c.row, c.col) for c in cells(square_grid(ROWS, COLS))], or over one number, " \
+               "[f(i // COLS, i % COLS) for i in 0..ROWS * COLS - 1]"
     if got == "{" and re.fullmatch(r"\s*chance\s*", line_before):
         return "a chance block says when it runs: chance when COND { ... }"
     if got in ("from", "of") and (names := re.search(r"\b(choose|for|draw)\s+(\w+(?:\s*,\s*\w+)*)\s*$", line_before)):
@@ -304,6 +316,9 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"
     return None
 
+
+_STATEMENT_WORDS = ("let", "choose", "draw", "require", "if", "merge", "for", "optional", "either", "pass", "replace")
+"""The words that begin a statement of the grammar's `_stmt` other than a name."""
 
 _EITHER_ELSE = "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"
 _EITHER_BRACES = "each choice of `either` is a block in braces: or { ... }"

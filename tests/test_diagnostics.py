@@ -901,10 +901,25 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
      "an `if` inside a larger expression goes in brackets: x + (if COND then A else B)"),
     ("require moves in 0‸..8  moves += 1", "a range after `in` goes in brackets: x in (1..5)"),
     ("moves += count(x for x in 1..9 where x in 1‸..moves)", "a range after `in` goes in brackets: x in (1..5)"),
+    ("if moves < 5 ‸then moves += 1", "as a statement, `if` takes a block: if COND { ... } (`then` belongs to "
+                                     "the expression if COND then A else B)"),
+    ("moves += len([r * c for r in 1..2 ‸for c in 1..3])",
+     "a comprehension has one `for`: for each row and column go over the cells of a grid, [f(c.row, c.col) for c "
+     "in cells(square_grid(ROWS, COLS))], or over one number, [f(i // COLS, i % COLS) for i in 0..ROWS * COLS - 1]"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+
+
+@pytest.mark.parametrize("word", ["draw", "require", "let", "choose", "pass", "either", "optional", "for"])
+def test_an_action_named_as_a_statement_begins_cannot_be_called_and_the_hint_says_so(tmp_path, word):
+    marked = snippet(HABIT_GAME.replace("action step", f"action {word}").replace("LINE", "moves += 1")
+                     .replace("turn { step }", f"turn {{ {word} ‸}}"))
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.code, d.span.line, d.span.col, d.hint) == (
+        "syntax", at_line, at_col, f"`{word}` begins a statement, so the action `{word}` (line 2) cannot be called "
+        "by its name; give the action another name"), errors.render()
 
 
 def test_a_conditional_written_as_python_writes_it_hints_that_if_comes_first(tmp_path):
