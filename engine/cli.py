@@ -7,6 +7,7 @@ import importlib.metadata
 import json
 import os
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -71,9 +72,12 @@ class _Main(_Parser):
             near = did_you_mean(word, options) if word.startswith("-") else None
             others = [name for name, c in self.commands.items()
                       if any(word in a.option_strings for a in c._actions)] if word.startswith("--") else []
+            settings = [x for x in extras if re.fullmatch(r"\w+=.*", x)]
             command.error(f"unrecognized arguments: {' '.join(extras)}"
                           + (f"; {word} is an option of {joined(others, 'and')}" if others else
-                             f"; did you mean {near}?" if near else ""))
+                             f"; did you mean {near}?" if near else
+                             "; each parameter takes a --set of its own: "
+                             + " ".join(f"--set {x}" for x in settings) if settings and "--set" in options else ""))
         return parsed
 
 
@@ -381,8 +385,9 @@ def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     among the states found last and the ways on."""
     print(f"error: {args.file}: {why}more than {e.limit:,} states and not solved yet; solve holds each one in "
           f"memory, so it stopped here. `stats {args.file}` shows how the states grow with depth, --depth N "
-          "solves the first N moves and --max-states N lets solve hold more; `search` and `play` look for good "
-          "lines in a game too big to solve", file=sys.stderr)
+          "solves the first N moves and --max-states N lets solve hold more; "
+          + ("`search` and `play` look for good lines" if game.num_players == 1 else
+             "`play` pits search agents against each other") + " in a game too big to solve", file=sys.stderr)
     spread = game.fields_spread(e.keys)  # a state is its own key
     if spread:
         print(f"  the fields with the most values in the {len(e.keys):,} states found last: "

@@ -71,6 +71,9 @@ def test_a_file_given_first_says_a_command_comes_before_it(capsys, file):
      "and fit"),
     (["solve", "rules/nidavellir.rules", "rules/tictactoe.rules"],
      "error: python -m engine solve: unrecognized arguments: rules/tictactoe.rules"),
+    (["solve", "rules/nidavellir.rules", "--set", "variant=blog", "players=3"],  # one --set for two parameters
+     "error: python -m engine solve: unrecognized arguments: players=3; each parameter takes a --set of its own: "
+     "--set players=3"),
 ])
 def test_an_option_the_command_does_not_take_is_named_with_the_one_likely_meant(capsys, argv, message):
     assert usage_error(capsys, *argv) == message

@@ -64,6 +64,8 @@ def test_solve_stops_with_a_clear_error_past_its_limit_of_states(depth):
     assert r.returncode == 1 and r.stdout == "" and "Traceback" not in r.stderr, r.stderr
     assert "rules/tictactoe.rules: more than 5,477 states and not solved yet" in r.stderr
     assert "`stats rules/tictactoe.rules`" in r.stderr and "--depth N" in r.stderr and "--max-states N" in r.stderr
+    # search plans for one player: with two, play is the way on
+    assert "`play` pits search agents against each other" in r.stderr and "`search`" not in r.stderr
 
 
 def test_tictactoe_is_a_draw_under_perfect_play(tictactoe):
