@@ -484,18 +484,22 @@ def cmd_check(args) -> int:
         out = {"file": args.file, "ok": f is None, "examples": r.examples, "steps": r.steps,
                "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
                    "code": f.code, "message": f.message, "hint": f.hint, "at": f.span and str(f.span),
-                   "moves": list(f.moves), "state": f.state}, "interrupted": False}
+                   "moves": list(f.moves), "fewest": f.fewest, "state": f.state}, "interrupted": False}
         print(json.dumps(out))
     elif f is None:
         print(f"{args.file}: ok ({counted(r.examples, 'example')}, {counted(r.steps, 'step')}, "
               f"{counted(r.invariants, 'invariant')} + {len(BUILT_IN)} built-in properties)")
+        print("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` goes "
+              "through every state of a game small enough)")
     else:
         print(f"{args.file}: check failed " + (f"after {counted(len(f.moves), 'move')}" if f.moves else
                                                "in the initial state"))
         sources = {**game_sources(game), INVARIANT_SOURCE: "\n".join(texts)}
         print(Diagnostic(f.code, f.message, f.span, f.hint).render(sources) if f.span
               else f"{args.file}: error[{f.code}]: {f.message}")
-        print("moves from the initial state:" + ("" if f.moves else " none"))
+        print("moves from the initial state" + (": none" if not f.moves else
+                                                  " (no line of fewer moves breaks a rule or property):" if f.fewest
+                                                  else " (a short line; one of fewer moves may break it too):"))
         for i, label in enumerate(f.moves, 1):
             print(f"  {i}. {label}")
         print(f"state: {f.state if isinstance(f.state, str) else json.dumps(f.state)}")

@@ -4,7 +4,8 @@ Each example is a line of play from the initial state: Hypothesis picks every
 move (or chance outcome) by index, and every property is checked in every state
 on the line. A failure ends the line there, so shrinking the choices shortens
 the line; `check_game` then searches again below its length, until no shorter
-failing line turns up.
+failing line turns up, and last checks every state fewer moves from the start
+(within a limit), so that the line reported has the fewest moves.
 
 A loop under `@given(st.data())` rather than a RuleBasedStateMachine: a line
 stops at a terminal state, where a state machine would go on running empty
@@ -50,6 +51,7 @@ class Failure:
     moves: tuple  # move labels from the initial state
     state: object  # game.state_json(s), or repr(s) for a game without it
     hint: Optional[str] = None  # what may help, for a rule that failed
+    fewest: bool = False  # every state fewer moves from the start was checked: no shorter line fails
 
 
 @attrs.frozen
@@ -86,7 +88,40 @@ def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
             if not found.moves:
                 break
             steps = len(found.moves) - 1
+        if failure is not None:
+            failure = _fewest(run, failure, limit=max(FEWEST_STATES, run.steps + run.examples))
     return Report(run.examples, run.steps, run.ninvariants, failure)
+
+
+FEWEST_STATES = 20_000
+"""The states `_fewest` may check in any case; more when the search itself went through more."""
+
+
+def _fewest(run: "_Run", failure: Failure, limit: int) -> Failure:
+    """The failure with the fewest moves: every state fewer moves from the start than the
+    failure's line is checked, breadth first (chance outcomes too), equal keys once. A failure
+    met there comes first; else it is the failure found, now known to be the shortest. Past
+    `limit` states the walk gives up and the failure stays as found."""
+    g = run.game
+    try:
+        s = g.initial_state()
+        layer, seen, checked = [(s, ())], {g.key(s)}, 0
+        for depth in range(len(failure.moves)):
+            after = []
+            for s, line in layer:
+                checked += 1
+                if checked > limit:
+                    return failure
+                labels, nexts = run.visit(s, list(line))
+                if depth + 1 < len(failure.moves):
+                    for label, t in zip(labels, nexts):
+                        if (k := g.key(t)) not in seen:
+                            seen.add(k)
+                            after.append((t, line + (label,)))
+            layer = after
+    except _Found as e:
+        return attrs.evolve(e.failure, fewest=True)
+    return attrs.evolve(failure, fewest=True)
 
 
 @attrs.frozen
@@ -138,8 +173,10 @@ def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps
     finally:
         _PARTS = None
     failures = [r.failure for r in reports if r.failure is not None]
-    return Report(sum(r.examples for r in reports), sum(r.steps for r in reports), reports[0].invariants,
-                  min(failures, key=lambda f: len(f.moves)) if failures else None)
+    first = min(failures, key=lambda f: len(f.moves)) if failures else None
+    if first is not None and any(f.fewest and len(f.moves) == len(first.moves) for f in failures):
+        first = attrs.evolve(first, fewest=True)
+    return Report(sum(r.examples for r in reports), sum(r.steps for r in reports), reports[0].invariants, first)
 
 
 def _started(rebuild: Callable[[], tuple], parts: _Parts) -> None:

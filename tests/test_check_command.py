@@ -19,6 +19,7 @@ from conftest import ROOT, RULE_FILES, run_engine, set_args, suite_settings
 from engine import load_game
 from engine import model as m
 from engine.cli import main
+from engine import properties
 from engine.properties import BUILT_IN, check_game, check_in_parts
 from search.protocol import CHANCE
 
@@ -58,12 +59,16 @@ SWEEP = [(path, name, value) for path in RULE_FILES for name, value in small_par
 
 # ---------------- the rule files pass ----------------
 
+SAMPLE_NOTE = ("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` goes "
+               "through every state of a game small enough)\n")
+
+
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
 def test_every_rule_file_passes_check_with_200_examples(path):
     r = run_engine("check", path, "--examples", 200, *set_args(path))
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.fullmatch(rf"{re.escape(str(path))}: ok \(200 examples, [\d,]+ steps, \d+ invariants? "
-                        rf"\+ 6 built-in properties\)\n", r.stdout), r.stdout
+                        rf"\+ 6 built-in properties\)\n{re.escape(SAMPLE_NOTE)}", r.stdout), r.stdout
     assert r.stderr == ""
 
 
@@ -74,7 +79,8 @@ def test_a_game_with_one_line_of_play_is_checked_once_and_counted_in_the_singula
     path.write_text('state { n: 0..9 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 4\n'
                     'score n\ninvariant n <= 4\n', encoding="utf-8")
     r = run_engine("check", path, "--examples", 5)
-    assert (r.returncode, r.stdout) == (0, f"{path}: ok (1 example, 4 steps, 1 invariant + 6 built-in properties)\n")
+    assert (r.returncode, r.stdout) == (
+        0, f"{path}: ok (1 example, 4 steps, 1 invariant + 6 built-in properties)\n{SAMPLE_NOTE}")
 
 
 def test_the_parameter_sweep_covers_every_small_domain():
@@ -99,11 +105,46 @@ def test_round_below_5_fails_with_a_counterexample_of_exactly_five_moves():
                                "--invariant:1:1: error[invariant]: invariant does not hold\n"
                                "  1 | round < 5\n"
                                "    | ^^^^^^^^^\n"
-                               "moves from the initial state:\n")
-    assert len(numbered_moves(r.stdout)) == 5
+                               "moves from the initial state (no line of fewer moves breaks a rule or property):\n")
+    assert len(numbered_moves(r.stdout)) == 5  # by hand: the round goes up by one a move
     state = json.loads(r.stdout.splitlines()[-1].removeprefix("state: "))
     assert state["round"] == 5
     assert "Traceback" not in r.stderr and "Falsifying" not in r.stdout + r.stderr
+
+
+FOUR_DICE = """game "four dice"
+state { total: 0..200 = 0  rolled: bool = yes  moves: 0..30 = 0 }
+chance when not rolled {
+    draw a in 1..6
+    draw b in 1..6
+    draw c in 1..6
+    draw d in 1..6
+    total += a + b + c + d
+    rolled = yes
+}
+action roll "roll" { rolled = no  moves += 1 }
+action add "add 1" { total += 1  moves += 1 }
+turn { either { add } or { roll } }
+terminal moves == 30
+score total
+"""
+
+
+@pytest.mark.parametrize("limit, fewest", [(20_000, True), (2, False)])
+def test_a_failure_is_shortened_to_the_fewest_moves_by_checking_every_state_before_it(tmp_path, limit, fewest):
+    # by hand: a total of 24 takes 24 adds, or a roll of four sixes (the only roll that makes 24),
+    # so the fewest moves are the roll and its outcome. Handed a failure of 24 adds, the walk
+    # through every state fewer moves from the start finds those two; with a limit of 2 states
+    # (the start and the state after one add) it gives up before
+    path = tmp_path / "dice.rules"
+    path.write_text(FOUR_DICE, encoding="utf-8")
+    game = load_game(str(path))
+    below_24 = (SimpleNamespace(span=None), lambda s: dict(zip(game.field_names, s))["total"] < 24)
+    run = properties._Run(game, (below_24,), None)
+    found = properties.Failure("invariant", "invariant does not hold", None, ("add 1",) * 24, {})
+    shortest = properties._fewest(run, found, limit=limit)
+    assert shortest.fewest is fewest
+    assert shortest.moves == (("roll", "a = 6 | b = 6 | c = 6 | d = 6") if fewest else ("add 1",) * 24)
 
 
 def test_the_subtle_fixture_is_caught_after_exactly_the_three_moves_that_break_it():
