@@ -271,7 +271,7 @@ def cmd_solve(args) -> int:
     game = load_game(args.file, parse_settings(args.set))
     if args.plot:
         check_plot_target(args.plot)
-    policy = PolicyFile(args.policy, game) if args.policy else None
+    policy = PolicyFile(args.policy, game, EXACT_PLACES) if args.policy else None
     try:
         return _solve(args, game, policy)
     finally:
@@ -314,7 +314,7 @@ def _solve(args, game, policy: Optional[PolicyFile]) -> int:
         "distinct_states": sol.distinct_states,
         "terminal_paths": sol.terminal_paths,
         "complete": sol.complete,
-        "value": [plain_number(v) for v in sol.value],
+        "value": [plain_number(v, EXACT_PLACES) for v in sol.value],
         "players": list(names),
         "best_line": game.line_json(sol.best_line),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
@@ -322,7 +322,7 @@ def _solve(args, game, policy: Optional[PolicyFile]) -> int:
         "seconds": round(seconds, 3),
     }
     if game.num_players == 1:
-        out["best_score"] = plain_number(sol.value[0])
+        out["best_score"] = plain_number(sol.value[0], EXACT_PLACES)
     _name_policy(policy, out)
     if args.plot:
         scores: dict = {}
@@ -353,6 +353,11 @@ def _print_policy(policy: Optional[PolicyFile]) -> None:
     if policy is not None:
         print(f"  policy: the best move in each of {counted(policy.states, 'state')} where a player moves, "
               f"one JSON line each, in {policy.path}")
+
+
+EXACT_PLACES = 12
+"""Places of the values an exhaustive solve prints in JSON and --policy: sums of products of
+weights, exact but for the float's last bits (the text rounds to 4)."""
 
 
 def _print_value_and_line(game, value: tuple, line: list, again: bool = False, cut: Optional[int] = None,

@@ -13,7 +13,7 @@ class PolicyFile:
     """Lines written to a hidden file beside the target, which takes its name only once the
     solve is done: a solve that fails or is stopped leaves nothing, and no file is overwritten."""
 
-    def __init__(self, path: str, game):
+    def __init__(self, path: str, game, places: int):
         if not path.lower().endswith(".jsonl"):
             raise UsageError(f"--policy {path}: expected a file name ending in .jsonl (one JSON object a line)")
         if os.path.exists(path):
@@ -21,7 +21,7 @@ class PolicyFile:
         folder = os.path.dirname(path) or "."
         if not os.path.isdir(folder):
             raise UsageError(f"--policy {path}: there is no folder {folder}")
-        self.path, self.game, self.states, self.places, self._named = path, game, 0, 4, False
+        self.path, self.game, self.states, self.places, self._named = path, game, 0, places, False
         self._part = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.part")
         self._out = os.fdopen(os.open(self._part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "w")
 
