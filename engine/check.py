@@ -147,7 +147,8 @@ class Checker(ExpressionChecks):
         self.globals["cell"] = Symbol("record", "cell", T.CELL, m.NOWHERE)  # cell(row, col)
         states = [d for d in self.decls if isinstance(d, m.StateDecl)]
         for d in states[1:]:
-            self.error("duplicate", "the state is already declared", d.span, f"first declared at {states[0].span}")
+            self.error("duplicate", "the state is already declared", d.span,
+                       f"first declared at {states[0].span}; a game has one `state` block, with all its fields")
         # records and enums first: types may name them anywhere in the file
         for d in self.decls:
             # `param variant in {official, blog}` declares the enum `variant`
@@ -184,7 +185,7 @@ class Checker(ExpressionChecks):
                     fields.append((f.name.name, self.resolve_type(f.type)))
                 self.records[d.name.name] = tuple(fields)
         base = 0
-        for d in states[:1]:
+        for d in states:  # a second block is an error, but its fields are known: their uses are no more errors
             for f in d.fields:
                 sym = Symbol("field", f.name.name, T.ANY, f.name.span, slot=base, decl=f)
                 base += 1
@@ -413,11 +414,11 @@ class Checker(ExpressionChecks):
         self._defs_busy.discard(d.name.name)
 
     def check_StateDecl(self, d: m.StateDecl):
-        if not self.fields or self.fields[0].decl not in d.fields:
-            return
         for f in d.fields:
             sym = self.globals.get(f.name.name)
-            want = sym.type if sym else T.ANY
+            if sym is None or sym.decl is not f:  # declared twice: an error of its own
+                continue
+            want = sym.type
             got = self.expr(f.init, want)
             if not T.fits(got, want):
                 self.error("type-mismatch", f"field '{f.name.name}' is {T.show(want)}, its initial value is "

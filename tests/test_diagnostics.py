@@ -1987,3 +1987,18 @@ def test_a_number_where_a_collection_is_wanted_hints_at_a_range(tmp_path, line):
     assert (d.code, d.span.line, d.span.col, d.hint) == (
         "type-mismatch", at_line, at_col,
         "a number is no collection: the numbers from 0 to n are the range `0..n` (both ends included)"), errors.render()
+
+
+def test_a_second_state_block_is_one_error_and_its_fields_are_known(tmp_path):
+    text = snippet("""
+        state { x: int = 0 }
+        state { n: 0..3 = 0  done: bool = no }
+        action step { n += 1  done = n == 3 }
+        turn { step }
+        terminal done
+        score n + x
+        """)
+    path, errors = first_diagnostic(tmp_path, text)
+    assert [(d.code, d.span.line, d.message, d.hint) for d in errors.diagnostics] == [
+        ("duplicate", 2, "the state is already declared",
+         f"first declared at {path}:1:1; a game has one `state` block, with all its fields")]
