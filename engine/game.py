@@ -6,11 +6,10 @@ player to move, and a bit set of the `once` triggers that have fired.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Optional
-
-import attrs
 
 from . import model as m
 from . import runtime as rt
@@ -40,17 +39,6 @@ def guard(span, what: str):
         raise
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as e:
         raise RuleRuntimeError(span, f"{what} failed on a value of an unexpected type ({e})") from None
-
-
-def _requires_in(node) -> list:
-    """The `require` statements in a block, those nested in its `if`s and `for`s too."""
-    if isinstance(node, m.Require):
-        return [node]
-    if isinstance(node, tuple):
-        return [r for x in node for r in _requires_in(x)]
-    if isinstance(node, (m.Block, m.IfStmt, m.ForStmt)):
-        return [r for f in attrs.fields(type(node)) for r in _requires_in(getattr(node, f.name))]
-    return []
 
 
 def _fraction(x: float) -> str:
@@ -158,7 +146,7 @@ class CompiledGame:
         self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
         chances = [d for d in checker.decls if isinstance(d, m.ChanceDecl)]
         self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span) for d in chances]
-        self._chance_requires = [tuple(_requires_in(d.body)) for d in chances]
+        self._chance_decls = chances
         self._chance_memo: dict = {}
         # The slots each chance block may read or write, the player's among them: states that
         # agree on them have the same outcomes but for the slots the block leaves alone.
@@ -398,21 +386,42 @@ class CompiledGame:
             block(self.env(s), finish)
         total = sum(w for _, w in merged.values())
         if abs(total - 1) > 1e-9:
-            self._weights_lost(at, total)
+            self._weights_lost(s, at, total)
         return tuple((label, float(w), tuple(nxt[i] for i in slots)) for nxt, (label, w) in merged.items())
 
-    def _weights_lost(self, at: int, total: float):
-        """A `require` in chance block `at` dropped draws: the outcomes left weigh `total`, not 1."""
-        requires = self._chance_requires[at]
-        span = requires[0].span if len(requires) == 1 else self._chances[at][2]
-        lines = sorted({r.span.line for r in requires})
-        where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
+    def _weights_lost(self, s, at: int, total: float):
+        """Draws of chance block `at` from s were dropped, by a `require` or by a value that would
+        leave a field's range: the outcomes left weigh `total`, not 1. The error is at the one
+        place that dropped them (the block, with their lines, where several did)."""
+        drops = self._drops_in_chance(s, at)
+        places = sorted({span for span, _ in drops}, key=lambda x: (x.line, x.col))
+        span = places[0] if len(places) == 1 else self._chances[at][2]
         got = ("the chance block has no outcome left: expected outcomes weighing 1 in all" if not total else
                f"the outcomes of the chance block weigh {_fraction(total)} in all: expected 1")
-        raise RuleRuntimeError(span, got,
-                               f"a `require` in a chance block ({where}) drops the draws that fail it, with "
-                               "their weight: draw only from the values allowed, for example "
-                               "`draw d in [x for x in 1..6 where x != 1]`")
+        lines = sorted({x.line for x in places})
+        where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
+        ranges = sorted({why.split(" (unless")[0] for _, why in drops if why.endswith("`clamp`)")})
+        if ranges:
+            hint = (f"draws {' or '.join(ranges)} are dropped, with their weight ({where}): widen the range, or "
+                    "write `clamp` after it to keep the value at its bounds")
+        else:
+            hint = (f"a `require` in a chance block ({where}) drops the draws that fail it, with their weight: "
+                    "draw only from the values allowed, for example `draw d in [x for x in 1..6 where x != 1]`")
+        raise RuleRuntimeError(span, got, hint)
+
+    def _drops_in_chance(self, s, at: int) -> Counter:
+        """(span, why) -> the paths of chance block `at` from s that a `require` or a field's
+        range dropped there: the block compiled again, counting them."""
+        c = self.compiler
+        drops: Counter = Counter()
+        saved, c.drops = c.drops, drops
+        try:
+            block = as_fork(c.block(self._chance_decls[at].body))
+        finally:
+            c.drops = saved
+        with guard(self._chances[at][2], "the chance block"):
+            block(self.env(s), lambda env: None)
+        return drops
 
     def _pass(self, env) -> None:
         """The player a `pass to` of a trigger or a chance block named moves next."""

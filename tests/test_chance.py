@@ -242,6 +242,20 @@ def test_a_chance_block_whose_requires_drop_draws_is_an_error_at_the_require(tmp
         assert "drops the draws that fail it" in out and "Traceback" not in out
 
 
+def test_a_chance_block_whose_draws_leave_a_fields_range_is_an_error_at_the_assignment(tmp_path):
+    # no require anywhere: the draws 5 and 6 would put `low` (0..4) out of its range, so 4/6 is left
+    path = tmp_path / "game.rules"
+    path.write_text(BASE.replace("rolled: bool", "low: 0..4 = 0  rolled: bool")
+                    + "chance when not rolled {\n draw x in 1..6\n low = x\n rolled = yes }\n")
+    for cmd in ("validate", "solve"):
+        r = run_engine(cmd, path)
+        out = r.stdout + r.stderr
+        assert r.returncode == 1, out
+        assert f"{path}:8:2: error[runtime]: the outcomes of the chance block weigh 2/3 in all: expected 1" in out
+        assert "draws where 'low' would leave its range 0..4 are dropped, with their weight (line 8)" in out
+        assert "require" not in out and "Traceback" not in out
+
+
 def test_a_chance_block_with_no_outcome_left_says_so(tmp_path):
     path = tmp_path / "game.rules"
     path.write_text(BASE + "chance when not rolled { draw x in 1..6 require x > 6 rolled = yes }\n")
