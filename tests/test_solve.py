@@ -137,6 +137,28 @@ def test_a_game_that_comes_back_to_a_state_is_solved_by_value_iteration(tmp_path
     assert r.returncode == 0 and "solved by value iteration" in r.stdout and "best score: 2\n" in r.stdout
 
 
+WAYS_TO_NINE = """state { n: 0..9 = 0 }
+action back { require n > 0  n -= 1 }
+action slow { n += 1 }
+action fast { require n <= 6  n += 3 }
+turn { either { back } or { slow } or { fast } }
+terminal n == 9
+score 1
+"""
+
+
+def test_value_iteration_takes_of_moves_as_good_the_one_that_ends_soonest(tmp_path):
+    # every line that reaches 9 scores 1, and `back` can go round, so value iteration solves it;
+    # by hand the fewest moves from 0 to 9 are three of +3, though `back` is listed first and
+    # `slow` reaches a value of 1 first in the sweeps (from 8, the deepest state found)
+    path = tmp_path / "nine.rules"
+    path.write_text(WAYS_TO_NINE)
+    game = load_game(str(path))
+    fp = iterate_values(game)
+    assert fp.value == (1.0,)
+    assert [game.describe(m) for m, _ in fp.best_line] == ["fast", "fast", "fast"]
+
+
 PIGLET = """game "Piglet"
 players A, B
 param goal in 1..3 = 2
