@@ -11,7 +11,7 @@ import re
 import sys
 import time
 from collections import Counter
-from typing import Optional
+from typing import Callable, Optional
 
 import attrs
 
@@ -274,9 +274,43 @@ def cmd_solve(args) -> int:
     policy = PolicyFile(args.policy, game, EXACT_PLACES) if args.policy else None
     try:
         return _solve(args, game, policy)
+    except _Broken as e:
+        _print_broken(game, e)
+        return 1
     finally:
         if policy is not None:
             policy.abandon()
+
+
+class _Broken(Exception):
+    """An invariant that does not hold in a state solve went through."""
+
+    def __init__(self, decl, moves: list, state):
+        super().__init__("invariant does not hold")
+        self.decl, self.moves, self.state = decl, moves, state
+
+
+def _invariants_hold(game) -> Optional[Callable]:
+    """What solve tells each state it goes through: the file's invariants must hold there."""
+    if not game.invariants:
+        return None
+
+    def visit(s, line):
+        broken = game.broken_invariants(s)
+        if broken:
+            raise _Broken(broken[0], line(), s)
+    return visit
+
+
+def _print_broken(game, e: _Broken) -> None:
+    """An invariant that solve found broken: where, the moves that lead there and the state, on stderr."""
+    where = f"after {counted(len(e.moves), 'move')}" if e.moves else "in the initial state"
+    print(Diagnostic("invariant", f"invariant does not hold {where} (solve goes through every state)",
+                     e.decl.span).render(game_sources(game)), file=sys.stderr)
+    print("moves from the initial state" + (":" if e.moves else ": none"), file=sys.stderr)
+    for i, m in enumerate(e.moves, 1):
+        print(f"  {i}. {game.describe(m)}", file=sys.stderr)
+    print(f"state: {json.dumps(game.state_json(e.state))}", file=sys.stderr)
 
 
 def _solve(args, game, policy: Optional[PolicyFile]) -> int:
@@ -289,7 +323,11 @@ def _solve(args, game, policy: Optional[PolicyFile]) -> int:
     try:
         sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
                     valued=values_bar.update, rng=random.Random(args.seed),
-                    decided=policy.decided if policy is not None else None)
+                    decided=policy.decided if policy is not None else None, visit=_invariants_hold(game))
+    except _Broken:
+        bar.close()
+        values_bar.close()
+        raise
     except Cycle:
         values_bar.close()
         return _solve_by_iteration(args, game, t0, policy)
@@ -416,7 +454,11 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile]) -> 
         policy.restart(places=9)  # the exhaustive solve's lines stop at the state that came back
     try:
         fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept,
-                            rng=random.Random(args.seed), decided=policy.decided if policy is not None else None)
+                            rng=random.Random(args.seed), decided=policy.decided if policy is not None else None,
+                            visit=_invariants_hold(game))
+    except _Broken:
+        found.close()
+        raise
     except TooManyStates as e:
         found.close()
         return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration "
@@ -494,8 +536,8 @@ def cmd_check(args) -> int:
     elif f is None:
         print(f"{args.file}: ok ({counted(r.examples, 'example')}, {counted(r.steps, 'step')}, "
               f"{counted(r.invariants, 'invariant')} + {len(BUILT_IN)} built-in properties)")
-        print("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` goes "
-              "through every state of a game small enough)")
+        print("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` checks "
+              "the invariants in every state of a game small enough)")
     else:
         print(f"{args.file}: check failed " + (f"after {counted(len(f.moves), 'move')}" if f.moves else
                                                "in the initial state"))

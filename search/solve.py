@@ -59,7 +59,7 @@ LINE_LIMIT = 1_000
 def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_STATES,
           progress: Optional[Callable[[int, int, int], None]] = None,
           valued: Optional[Callable[[int], None]] = None, rng=None,
-          decided: Optional[Callable] = None) -> Solution:
+          decided: Optional[Callable] = None, visit: Optional[Callable] = None) -> Solution:
     """Count paths layer by layer, and back up values over the DAG. The best line stops at a
     chance step, or with `rng` goes on through it, each outcome drawn by its weight: one way
     the game may go under best play.
@@ -72,12 +72,14 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     the values recorded (the moves of each state are listed once);
     `valued(n)` tells how many states have their value so far, and `decided(s, move, values,
     depth)` each state where a player moves, once, with the best move there (depth None without
-    max_depth). More than `max_states` states (each valued state, and each state of the layers,
-    is held in memory) raise TooManyStates.
+    max_depth). `visit(s, line)` is told each state the values go through before its moves are
+    listed, `line()` giving the moves from the initial state to it; what it raises ends the solve.
+    More than `max_states` states (each valued state, and each state of the layers, is held in
+    memory) raise TooManyStates.
     """
     root = game.initial_state()
     if max_depth is None:
-        value, line, memo = _values(game, root, None, max_states, valued, rng, decided)
+        value, line, memo = _values(game, root, None, max_states, valued, rng, decided, visit)
         return Solution(*_paths_through(memo, (game.key(root), 0), progress), value, line, True)
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
@@ -117,7 +119,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         layer = nxt
         if progress is not None:
             progress(depth, paths[-1], len(seen))
-    value, line, _ = _values(game, root, max_depth, max_states, valued, rng, decided)
+    value, line, _ = _values(game, root, max_depth, max_states, valued, rng, decided, visit)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete)
 
 
@@ -129,7 +131,8 @@ def _children(game: Game, s) -> list:
 
 
 def _values(game: Game, root, max_depth: Optional[int], max_states: int,
-            valued: Optional[Callable[[int], None]] = None, rng=None, decided: Optional[Callable] = None):
+            valued: Optional[Callable[[int], None]] = None, rng=None, decided: Optional[Callable] = None,
+            visit: Optional[Callable] = None):
     """Back up returns over the DAG: each player maximises its own, chance averages. Without
     max_depth, a state met again on the line that leads to it raises Cycle. Of the moves as good
     for the mover, the best line takes the one that ends soonest when the mover's value is at
@@ -156,6 +159,8 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             raise Endless(list(moves))
         if len(memo) + len(open_at) >= max_states:  # those valued and those on the line to s
             raise TooManyStates(max_states, [key for key, _ in list(memo)[-max_states // 2:]])
+        if visit is not None:
+            visit(s, lambda: list(moves))
         children = [] if game.is_terminal(s) else _children(game, s)
         if not children or (max_depth is not None and depth >= max_depth):
             memo[k] = (tuple(game.returns(s)), None, 0, (), k)

@@ -30,7 +30,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
                    max_states: int = MAX_STATES,
                    found: Optional[Callable[[int], None]] = None,
                    swept: Optional[Callable[[int, float], None]] = None, rng=None,
-                   decided: Optional[Callable] = None) -> FixedPoint:
+                   decided: Optional[Callable] = None, visit: Optional[Callable] = None) -> FixedPoint:
     """Every state reachable from the initial one, then sweeps until no value changes by more
     than `tolerance`: each player maximises its own return, chance averages.
 
@@ -39,14 +39,18 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     far, `swept(k, change)` each sweep; more than `max_states` states raise TooManyStates.
     The best line goes on through chance steps with `rng`, as `solve`'s does. Once the values
     settle, `decided(s, move, values, None)` is told each state where a player moves, with the
-    move its player takes there.
+    move its player takes there. `visit(s, line)` is told each state as it is found, `line()`
+    giving the moves of a shortest line from the initial state to it; what it raises ends it.
     """
     root = game.initial_state()
     index = {game.key(root): 0}
     states, kinds, links = [root], [], []
+    found_by = [None]  # (the finder's index, the move) of each state: a shortest line back to the root
     i = 0
     while i < len(states):  # breadth first: a state's index is larger than its finder's
         s = states[i]
+        if visit is not None:
+            visit(s, lambda at=i: _line_to(found_by, at))
         i += 1
         chance = game.current_player(s) == CHANCE
         if game.is_terminal(s):
@@ -68,6 +72,8 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
                     raise TooManyStates(max_states, [game.key(t) for t in states[-max_states // 2:]])
                 j = index[k] = len(states)
                 states.append(t)
+                if visit is not None:
+                    found_by.append((i - 1, m))
                 if found is not None and j % 4096 == 0:
                     found(j)
             row.append((j, p))
@@ -110,6 +116,15 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
                 decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
     line, comes_back = _line(game, states, kinds, links, policy, rng)
     return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance)
+
+
+def _line_to(found_by: list, i: int) -> list:
+    """The moves from the initial state to state i, as the breadth-first walk found it."""
+    line = []
+    while found_by[i] is not None:
+        i, m = found_by[i]
+        line.append(m)
+    return line[::-1]
 
 
 def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: float, max_sweeps: int):

@@ -59,8 +59,8 @@ SWEEP = [(path, name, value) for path in RULE_FILES for name, value in small_par
 
 # ---------------- the rule files pass ----------------
 
-SAMPLE_NOTE = ("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` goes "
-               "through every state of a game small enough)\n")
+SAMPLE_NOTE = ("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` checks "
+               "the invariants in every state of a game small enough)\n")
 
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)

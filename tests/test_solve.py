@@ -137,6 +137,39 @@ def test_a_game_that_comes_back_to_a_state_is_solved_by_value_iteration(tmp_path
     assert r.returncode == 0 and "solved by value iteration" in r.stdout and "best score: 2\n" in r.stdout
 
 
+COUNT_TO_FIVE = """state { n: 0..5 = 0 }
+action add "add {k}" { choose k in 1..2  n += k }
+turn { add }
+terminal n >= 4
+score n
+invariant n != 3
+"""
+
+
+@pytest.mark.parametrize("options", [(), ("--depth", "4"), ("--json",)], ids=["values", "depth", "json"])
+def test_solve_checks_the_invariants_in_every_state_it_goes_through(tmp_path, options):
+    # by hand: 3 is reached by 1 + 2, 2 + 1 or 1 + 1 + 1; solve values the moves in order, depth
+    # first, so the first state of 3 it meets is after add 1, add 1, add 1 (`validate`'s 20 random
+    # playouts may miss it; solve may not)
+    path = tmp_path / "five.rules"
+    path.write_text(COUNT_TO_FIVE)
+    r = run_engine("solve", path, *options)
+    assert r.returncode == 1 and r.stdout == ""
+    assert (f"{path}:6:1: error[invariant]: invariant does not hold after 3 moves (solve goes through every "
+            "state)\n") in r.stderr
+    assert "  1. add 1\n  2. add 1\n  3. add 1\nstate: {\"n\": 3}\n" in r.stderr
+
+
+def test_value_iteration_checks_the_invariants_in_every_state_it_finds(tmp_path):
+    # by hand: breadth first, the first state with n == 2 is two steps from the start
+    path = tmp_path / "cycle.rules"
+    path.write_text(CYCLE + "invariant n < 2\n")
+    r = run_engine("solve", path)
+    assert r.returncode == 1
+    assert "error[invariant]: invariant does not hold after 2 moves" in r.stderr
+    assert "  1. step to 1\n  2. step to 2\nstate: " in r.stderr
+
+
 WAYS_TO_NINE = """state { n: 0..9 = 0 }
 action back { require n > 0  n -= 1 }
 action slow { n += 1 }
