@@ -531,13 +531,19 @@ def cmd_check(args) -> int:
         out = {"file": args.file, "ok": f is None, "examples": r.examples, "steps": r.steps,
                "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
                    "code": f.code, "message": f.message, "hint": f.hint, "at": f.span and str(f.span),
-                   "moves": list(f.moves), "fewest": f.fewest, "state": f.state}, "interrupted": False}
+                   "moves": list(f.moves), "fewest": f.fewest, "state": f.state}, "every_line": r.every_line,
+               "interrupted": False}
         print(json.dumps(out))
     elif f is None:
         print(f"{args.file}: ok ({counted(r.examples, 'example')}, {counted(r.steps, 'step')}, "
               f"{counted(r.invariants, 'invariant')} + {len(BUILT_IN)} built-in properties)")
-        print("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` checks "
-              "the invariants in every state of a game small enough)")
+        if r.every_line:
+            print(f"  no failure on any line of play of at most {counted(args.steps, 'move')}: Hypothesis ran out "
+                  f"of new lines to try, so every line was checked ({r.examples:,} played of the {args.examples:,} "
+                  "examples asked)")
+        else:
+            print("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` "
+                  "checks the invariants in every state of a game small enough)")
     else:
         print(f"{args.file}: check failed " + (f"after {counted(len(f.moves), 'move')}" if f.moves else
                                                "in the initial state"))

@@ -62,6 +62,7 @@ class Report:
     steps: int
     invariants: int
     failure: Optional[Failure]
+    every_line: bool = False  # Hypothesis ran out of lines to try: the examples are every line the game has
 
 
 class _Found(Exception):
@@ -90,7 +91,7 @@ def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
             steps = len(found.moves) - 1
         if failure is not None:
             failure = _fewest(run, failure, limit=max(FEWEST_STATES, run.steps + run.examples))
-    return Report(run.examples, run.steps, run.ninvariants, failure)
+    return Report(run.examples, run.steps, run.ninvariants, failure, run.every_line and failure is None)
 
 
 FEWEST_STATES = 20_000
@@ -176,7 +177,8 @@ def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps
     first = min(failures, key=lambda f: len(f.moves)) if failures else None
     if first is not None and any(f.fewest and len(f.moves) == len(first.moves) for f in failures):
         first = attrs.evolve(first, fewest=True)
-    return Report(sum(r.examples for r in reports), sum(r.steps for r in reports), reports[0].invariants, first)
+    return Report(sum(r.examples for r in reports), sum(r.steps for r in reports), reports[0].invariants, first,
+                  first is None and any(r.every_line for r in reports))
 
 
 def _started(rebuild: Callable[[], tuple], parts: _Parts) -> None:
@@ -235,7 +237,8 @@ def _search(run: "_Run", examples: int, seed: int, steps: int) -> Optional[Failu
         run.play(lambda n: data.draw(st.integers(0, n - 1)), steps)
 
     try:
-        line_of_play()
+        with _stopped_because(run):
+            line_of_play()
     except _Found as e:
         return e.failure
     except HypothesisException as e:  # a flaky game: a line fails, then passes when replayed
@@ -245,6 +248,23 @@ def _search(run: "_Run", examples: int, seed: int, steps: int) -> Optional[Failu
         f = found.failure
         return attrs.evolve(f, message=f.message + " (not every time: the game is not deterministic)")
     return None
+
+
+@contextmanager
+def _stopped_because(run: "_Run"):
+    """Note in run.every_line whether Hypothesis stopped for want of new lines to try (every
+    sequence of choices tried: the game has no other line of at most the steps asked), from
+    the statistics it reports. A Hypothesis that reports none, or moved them, tells nothing."""
+    try:
+        from hypothesis.statistics import collector
+    except ImportError:
+        yield
+        return
+
+    def note(stats):
+        run.every_line = stats.get("stopped-because") == "nothing left to do"
+    with collector.with_value(note):
+        yield
 
 
 @contextmanager
@@ -316,6 +336,7 @@ class _Run:
         self.extra = extra
         self.progress = progress
         self.examples = self.steps = 0
+        self.every_line = False  # the last Hypothesis run stopped for want of new lines
         self.ninvariants = len(getattr(game, "invariants", ())) + len(extra)
         # key -> (line of moves, fingerprints, texts): for the labels of the legal moves, the keys
         # of the next states and the evaluations, a fingerprint (length and hash; the evaluations

@@ -80,7 +80,24 @@ def test_a_game_with_one_line_of_play_is_checked_once_and_counted_in_the_singula
                     'score n\ninvariant n <= 4\n', encoding="utf-8")
     r = run_engine("check", path, "--examples", 5)
     assert (r.returncode, r.stdout) == (
-        0, f"{path}: ok (1 example, 4 steps, 1 invariant + 6 built-in properties)\n{SAMPLE_NOTE}")
+        0, f"{path}: ok (1 example, 4 steps, 1 invariant + 6 built-in properties)\n  no failure on any line of "
+           "play of at most 1,000 moves: Hypothesis ran out of new lines to try, so every line was checked (1 "
+           "played of the 5 examples asked)\n")
+
+
+def test_a_check_that_runs_out_of_lines_says_every_line_was_checked(tmp_path):
+    # by hand: from 0, adding 1 or 2 until n >= 4 gives 8 lines (f(n) = f(n+1) + f(n+2), f(3) = 2,
+    # f(2) = 3, f(1) = 5, f(0) = 8), so 200 examples asked run out of lines; two parts each play them all
+    path = tmp_path / "eight.rules"
+    path.write_text("state { n: 0..5 = 0 }\naction add { choose k in 1..2  n += k }\nturn { add }\n"
+                    "terminal n >= 4\nscore n\n", encoding="utf-8")
+    for jobs, played in ((1, 8), (2, 16)):
+        out = json.loads(run_engine("check", path, "--json", "--jobs", jobs).stdout)
+        assert (out["ok"], out["examples"], out["every_line"]) == (True, played, True)
+    r = run_engine("check", path, "--examples", 8)  # as many as there are: Hypothesis stops at the count asked
+    assert "a sample of the game's lines" in r.stdout
+    out = json.loads(run_engine("check", "rules/tictactoe.rules", "--json", "--examples", 20).stdout)
+    assert (out["examples"], out["every_line"]) == (20, False)
 
 
 def test_the_parameter_sweep_covers_every_small_domain():
