@@ -18,13 +18,13 @@ import attrs
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
-from .lint import dead_ends, endless, joined, partial_tables, stale_labels, unreached, unused
+from .lint import dead_ends, endless, joined, partial_tables, stale_labels, unapplied, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .policy_file import PolicyFile
 from .progress import ProgressBar
 from .frame_room import with_room
 from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings, parse_settings,
-                   settings_given, titled)
+                   range_ends, settings_given, titled)
 from .runtime import plain_number
 from search.budget import sample_outcome
 from search.protocol import CHANCE
@@ -136,8 +136,18 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
         return []
     found, reached, ended, stuck = _tracked_playouts(game, playouts, steps, "")
     found = _with_check_hint(found, game.path, settings)
+    for name, value in [] if found else range_ends(game, settings):  # the game must set up with them too
+        try:
+            load_game(game.path, {**settings, name: value})
+        except UsageError:  # a combination the file forbids
+            continue
+        except RuleErrors as e:
+            return _set_up_with(e, name, value)
     drops = dict(game.compiler.drops or {})  # (span, why) -> paths dropped so in those playouts
-    missing = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"} - reached
+    chances = game.chance_decls
+    # the names of the actions, and the index of each chance declaration, that never ran
+    missing = ({sym.name for sym in game.checker.syms.values() if sym.kind == "action"} | set(range(len(chances)))) \
+        - reached
     tried, elsewhere = [], {}
     for given in (True, False):
         for name, value in other_settings(game, settings, given=given):
@@ -149,9 +159,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
             except UsageError:  # a combination the file forbids
                 continue
             except RuleErrors as e:  # a constant that cannot be worked out with that value
-                setup = "(while setting up the game"
-                found = [attrs.evolve(d, message=d.message.replace(setup, f"{setup} with --set {name}={value}"))
-                         for d in e.diagnostics]
+                found = _set_up_with(e, name, value)
                 break
             tries = min(playouts, HINT_PLAYOUTS) if given else playouts
             found, more, _, _ = _tracked_playouts(alt, tries, steps, f"--set {name}={value}", until=left)
@@ -162,9 +170,17 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 tried += [name] if name not in tried else []
                 missing -= more
     return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops)
+                     + unapplied(chances, missing, playouts, tried, elsewhere, settings)
                      + endless(game.checker, ended, playouts, steps)
                      + dead_ends(game.checker, [n for n, _ in stuck], playouts,
                                  stuck and _why_stuck(game, settings, min(stuck, key=lambda x: x[0])[1])))
+
+
+def _set_up_with(e: RuleErrors, name: str, value: str) -> list:
+    """The errors of setting the game up with another value of a parameter, each naming it."""
+    setup = "(while setting up the game"
+    return [attrs.evolve(d, message=d.message.replace(setup, f"{setup} with --set {name}={value}"))
+            for d in e.diagnostics]
 
 
 def _with_check_hint(found: list, path: str, settings: dict) -> list:

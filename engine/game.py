@@ -146,7 +146,7 @@ class CompiledGame:
         self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
         chances = [d for d in checker.decls if isinstance(d, m.ChanceDecl)]
         self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span) for d in chances]
-        self._chance_decls = chances
+        self.chance_decls = chances
         self._chance_memo: dict = {}
         # The slots each chance block may read or write, the player's among them: states that
         # agree on them have the same outcomes but for the slots the block leaves alone.
@@ -175,7 +175,8 @@ class CompiledGame:
         self._terminal_memo: dict = {}
         self._memo_limit = MEMO_LIMIT
         # a set here collects the names of the actions completed on the paths of the moves
-        # worked out from then on, triggers included (validate: actions that never take part)
+        # worked out from then on, triggers included, and the index of each chance declaration
+        # that applied (validate: actions that never take part, chance blocks that never apply)
         self.reached_actions: Optional[set] = None
 
     @property
@@ -356,6 +357,8 @@ class CompiledGame:
         at = self._chance_at(s) if self._chances else None
         if at is None:
             return ()
+        if self.reached_actions is not None:
+            self.reached_actions.add(at)
         slots = self._chance_slots[at]
         key = (at, tuple(s[i] for i in slots))
         outcomes = self._outcomes_memo.get(key)
@@ -416,7 +419,7 @@ class CompiledGame:
         drops: Counter = Counter()
         saved, c.drops = c.drops, drops
         try:
-            block = as_fork(c.block(self._chance_decls[at].body))
+            block = as_fork(c.block(self.chance_decls[at].body))
         finally:
             c.drops = saved
         with guard(self._chances[at][2], "the chance block"):
@@ -436,6 +439,8 @@ class CompiledGame:
         at = self._chance_at(s) if self._chances else None
         if at is None:
             raise ValueError("not a chance node")
+        if self.reached_actions is not None:
+            self.reached_actions.add(at)
         _, block, span = self._chances[at]
         n = self.nstate
         got = []

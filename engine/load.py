@@ -161,6 +161,22 @@ def other_settings(game: CompiledGame, settings: dict, most: int = 8, given: boo
     return out
 
 
+def range_ends(game: CompiledGame, settings: dict, most: int = 8) -> list:
+    """(name, value) for the least and the greatest value (as `--set` text) of each parameter not
+    in `settings` that takes a whole number from a range of more than `most`, but its own value:
+    what `other_settings` leaves out of a wide range."""
+    ck, params = game.checker, game.compiler.params
+    out = []
+    for d in ck.decls:
+        if not isinstance(d, m.Param) or d.name.name in settings or ck.globals[d.name.name].type != T.INT \
+                or not isinstance(d.domain, m.RangeLit):
+            continue
+        allowed = game.compiler.expr(d.domain)(game.compiler.blank_env())
+        if len(allowed) > most:
+            out += [(d.name.name, str(a)) for a in (allowed[0], allowed[-1]) if a != params[d.name.name]]
+    return out
+
+
 def refuse_forbidden(ck: Checker, compiler: Compiler, settings: dict, path: str) -> None:
     """Refuse parameter values that a `forbid` declaration of the file rules out."""
     for d in ck.decls:

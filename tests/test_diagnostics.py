@@ -2002,3 +2002,59 @@ def test_a_second_state_block_is_one_error_and_its_fields_are_known(tmp_path):
     assert [(d.code, d.span.line, d.message, d.hint) for d in errors.diagnostics] == [
         ("duplicate", 2, "the state is already declared",
          f"first declared at {path}:1:1; a game has one `state` block, with all its fields")]
+
+
+SHADOWED_CHANCE = """param dice in 1..2 = 2
+state { rolled: bool = no  total: 0..12 = 0  rolls: 0..3 = 0 }
+chance when not rolled {
+    draw a in 1..6
+    total = a
+    rolled = yes
+}
+chance when not rolled and dice == 2 {
+    draw a in 1..6
+    draw b in 1..6
+    total = a + b
+    rolled = yes
+}
+action keep { rolls += 1  rolled = no }
+turn { keep }
+terminal rolls == 3
+score total
+"""
+
+
+def test_validate_warns_of_a_chance_block_that_never_applied(tmp_path, engine_cli):
+    # the first block's condition holds wherever the second's does, so the second never applies
+    path = tmp_path / "dice.rules"
+    path.write_text(SHADOWED_CHANCE, encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert result.returncode == 0, result.stderr
+    assert (f"{path}:8:1: warning[unreached]: the chance block never applied in 2 random playouts\n"
+            in result.stderr)
+    assert ("hint: its condition held in none of the states they reached, nor with another value of dice, or an "
+            "earlier chance block's held there too (line 3): the first chance block whose condition holds applies\n"
+            in result.stderr)
+    # in the right order, the two-dice block applies with dice=2 and the one-die block with dice=1
+    fixed = SHADOWED_CHANCE.replace("chance when not rolled {", "chance when not rolled and dice == 1 {")
+    path.write_text(fixed, encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert (result.returncode, result.stderr) == (0, ""), result.stderr
+    result = engine_cli("validate", str(path), "--playouts", "2", "--set", "dice=1")
+    assert (f"{path}:8:1: warning[unreached]: the chance block never applied in 2 random playouts\nhint: it "
+            "applied with --set dice=2 instead of dice=1, so it may be meant for other values of dice\n"
+            in result.stderr.replace("  8 | chance when not rolled and dice == 2 {\n    | ^\n", ""))
+
+
+def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_path, engine_cli):
+    # ten values are more than validate plays with one by one, but the greatest, 10, reads past the
+    # end of a list of ten (indexes 0..9); with --set n=4 given, n is not changed
+    path = tmp_path / "ends.rules"
+    path.write_text("param n in 1..10 = 1\nconst xs = [2 * i for i in 0..9]\nstate { x: int = xs[n] }\n"
+                    "action grow { x += 1 }\nturn { grow }\nterminal x >= 20\nscore x\n", encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert result.returncode == 1
+    assert (f"{path}:3:18: error[runtime]: index 10 is outside the list of 10, [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] "
+            "(while setting up the game with --set n=10)\n") in result.stderr
+    assert engine_cli("validate", str(path), "--playouts", "2", "--set", "n=4").returncode == 0
+    assert engine_cli("validate", str(path), "--playouts", "0").returncode == 0  # the file alone
