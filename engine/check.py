@@ -648,7 +648,8 @@ class Checker(ExpressionChecks):
         for x in found:
             if (x.code, x.message, x.span) not in known:
                 known.add((x.code, x.message, x.span))
-                self.error(x.code, x.message, x.span, x.hint or f"with {args}, as called at {call}")
+                called = f"with {args}, as called at {call}"
+                self.error(x.code, x.message, x.span, f"{x.hint}; {called}" if x.hint else called)
 
     def check_recursion(self):
         graph = self._call_graph
@@ -791,8 +792,10 @@ class Checker(ExpressionChecks):
                        f"`{what}[k] = v` adds or changes an entry" if t[0] == "map" and "[" not in what else None)
             return
         if not ok:
-            self.error("type-mismatch", f"'{what} {op}' needs {T.show(t if t == T.INT else t[1])}, "
-                       f"got {T.show(got)}", value.span)
+            whole = got != T.ANY and got[0] in T.COLLECTIONS and T.fits(got[1], t[1]) if t != T.INT else False
+            self.error("type-mismatch", f"'{what} {op}' needs "
+                       + (T.show(t) if t == T.INT else f"{T.show(t[1])} or {T.show(t)}") + f", got {T.show(got)}",
+                       value.span, f"{t[0]}(...) makes {T.show(t)} of it" if whole else None)
 
     def stmt_IndexAssign(self, s: m.IndexAssign):
         want_v = self.indexed(s, "=")

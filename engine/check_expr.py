@@ -235,8 +235,11 @@ class ExpressionChecks:
             return t[1]
         if t[0] == "tuple":
             if not isinstance(e.key, m.IntLit) or not 0 <= e.key.value < len(t[1]):
-                self.error("type-mismatch", f"a tuple of {len(t[1])} needs a number 0..{len(t[1]) - 1} as index",
-                           e.key.span)
+                written = isinstance(e.key, m.IntLit)
+                self.error("type-mismatch", f"a tuple of {len(t[1])} needs a number 0..{len(t[1]) - 1} as index"
+                           + ("" if written else ", written out"), e.key.span,
+                           None if written else "the parts of a tuple may have types of their own, so its index is "
+                           "a number written out, such as [0]; a list takes any index")
                 return T.ANY
             return t[1][e.key.value]
         self.error("type-mismatch", f"cannot index {T.show(t)}", e.span)
@@ -601,7 +604,9 @@ class ExpressionChecks:
             i, it = odd[0]
             more = f" (and {len(odd) - 1} more)" if len(odd) > 1 else ""
             self.error("type-mismatch", f"all elements must have one type, {T.show(t)}: this one is "
-                       f"{T.show(it)}{more}", i.span)
+                       f"{T.show(it)}{more}", i.span,
+                       "a range in brackets or braces is one element, a list of its numbers: the range alone "
+                       "is that list, and set(a..b) the set of them" if isinstance(i, m.RangeLit) else None)
         return t
 
     def expr_TupleLit(self, e, want):

@@ -2058,3 +2058,28 @@ def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_p
             "(while setting up the game with --set n=10)\n") in result.stderr
     assert engine_cli("validate", str(path), "--playouts", "2", "--set", "n=4").returncode == 0
     assert engine_cli("validate", str(path), "--playouts", "0").returncode == 0  # the file alone
+
+
+COLLECTION_GAME = """state { open: set<int> = set(1..4)  moves: 0..9 = 0 }
+action step { moves += 1 }
+turn { step }
+terminal moves == 9
+score moves
+"""
+
+
+@pytest.mark.parametrize("old, new, message, col, hint", [
+    ("set(1..4)", "{1..4}", "all elements must have one type, int: this one is list<int>", 27,
+     "a range in brackets or braces is one element, a list of its numbers: the range alone is that list, and "
+     "set(a..b) the set of them"),
+    ("moves += 1", "open -= [1, 2]", "'open -=' needs int or set<int>, got list<int>", 23,
+     "set(...) makes set<int> of it"),
+    ("moves += 1", "moves += (1, 2)[moves - moves]", "a tuple of 2 needs a number 0..1 as index, written out", 31,
+     "the parts of a tuple may have types of their own, so its index is a number written out, such as [0]; a "
+     "list takes any index"),
+], ids=["range-in-braces", "list-taken-from-a-set", "tuple-index-worked-out"])
+def test_a_collection_of_the_wrong_kind_hints_at_the_one_wanted(tmp_path, old, new, message, col, hint):
+    text = COLLECTION_GAME.replace(old, new, 1)
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if new in x)
+    found, errors = every_diagnostic(tmp_path, text)
+    assert found == [("type-mismatch", message, line, col, hint)], errors.render()
