@@ -432,7 +432,9 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
         print(f"    {'chance: ' if by_chance else ''}{game.describe(mv)}")
     last = line[-1][1] if line else game.initial_state()
     if again:
-        print("    and round again: the line comes back to a state it was in")
+        print("    and round again: the line comes back to a state it was in, so best play never ends there, "
+              "which is worth 0 to every player (where every end scores below 0, going round is best: a score "
+              "shifted up, or an end the game comes to, makes ending worth more)")
     elif len(line) >= LINE_LIMIT and not game.is_terminal(last):
         print(f"    and on: the line is shown to its first {LINE_LIMIT:,} moves")
     if cut is not None and not game.is_terminal(last):
