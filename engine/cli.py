@@ -18,6 +18,7 @@ import attrs
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
+from .cli_sweep import sweep
 from .lint import dead_ends, endless, joined, partial_tables, stale_labels, unapplied, unreached, unused
 from .plots import check_plot_target, score_histogram
 from .policy_file import PolicyFile
@@ -281,6 +282,8 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
 
 
 def cmd_solve(args) -> int:
+    if args.sweep:
+        return sweep(args, cmd_solve)
     check_depth(args.depth)
     if args.max_states < 1:
         raise UsageError(f"--max-states {args.max_states}: expected a positive number")
@@ -597,6 +600,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"stop with an error past N states, each held in memory (default {MAX_STATES:,})")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--plot", metavar="FILE.png", help="draw how many terminal paths end with each score")
+    s.add_argument("--sweep", metavar="NAME",
+                   help="solve once for each value of the parameter NAME, a row each")
     s.add_argument("--policy", metavar="FILE.jsonl",
                    help="write the best move in every state where a player moves, one JSON object a line")
     s.set_defaults(run=cmd_solve)

@@ -141,24 +141,47 @@ def other_settings(game: CompiledGame, settings: dict, most: int = 8, given: boo
     """(name, value) for each other value (as `--set` text) of each parameter not in `settings`
     (with `given`, of each parameter in it) that takes yes or no, an enum value, or a whole number
     from a range of at most `most`."""
-    ck, params = game.checker, game.compiler.params
+    params = game.compiler.params
     out = []
-    for d in ck.decls:
+    for d in game.checker.decls:
         name = d.name.name if isinstance(d, m.Param) else None
         if name is None or (name in settings) != given:
             continue
-        t, v = ck.globals[name].type, params[name]
-        if t == T.BOOL:
-            values = ["no" if v else "yes"]
-        elif t[0] == "enum":
-            values = [e for e in ck.enums.get(t[1], ()) if e != str(v)]
-        elif t == T.INT and isinstance(d.domain, m.RangeLit):
-            allowed = game.compiler.expr(d.domain)(game.compiler.blank_env())
-            values = [str(a) for a in allowed if a != v] if len(allowed) <= most else []
-        else:
-            values = []
-        out += [(name, x) for x in values]
+        values = _values_of(game, d)
+        if values is None or isinstance(d.domain, m.RangeLit) and len(values) > most:
+            continue
+        v = params[name]
+        out += [(name, x) for x in values if x != (("yes" if v else "no") if isinstance(v, bool) else str(v))]
     return out
+
+
+def _values_of(game: CompiledGame, d: m.Param) -> Optional[list]:
+    """Every value (as `--set` text) of a parameter that takes yes or no, an enum value, or a
+    whole number from a range; None for any other."""
+    ck = game.checker
+    t = ck.globals[d.name.name].type
+    if t == T.BOOL:
+        return ["yes", "no"]
+    if t[0] == "enum":
+        return list(ck.enums.get(t[1], ()))
+    if t == T.INT and isinstance(d.domain, m.RangeLit):
+        return [str(a) for a in game.compiler.expr(d.domain)(game.compiler.blank_env())]
+    return None
+
+
+def sweep_values(game: CompiledGame, name: str) -> list:
+    """Every value (as `--set` text) of the parameter `name`; a usage error for a name that is no
+    parameter, or one whose values are not a list of names or a range of whole numbers."""
+    params = {d.name.name: d for d in game.checker.decls if isinstance(d, m.Param)}
+    if name not in params:
+        near = did_you_mean(name, params)
+        raise UsageError(f"--sweep {name}: the file has no parameter {name}"
+                         + (f"; did you mean {near}?" if near else f" (its parameters: {', '.join(params) or 'none'})"))
+    values = _values_of(game, params[name])
+    if values is None:
+        raise UsageError(f"--sweep {name}: {name} takes any value; a parameter to sweep takes yes or no, one of "
+                         "a set of names, or a whole number from a range such as 1..8")
+    return values
 
 
 def range_ends(game: CompiledGame, settings: dict, most: int = 8) -> list:

@@ -1,0 +1,90 @@
+"""solve --sweep NAME: one solve for each value of a parameter, a row each."""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from typing import Callable
+
+from .diagnostics import RuleErrors, RuleRuntimeError, UsageError
+from .load import load_game, parse_settings, sweep_values, titled
+from .progress import ProgressBar
+
+
+def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
+    """Run `solve_one` (the solve command) with each value of the parameter args.sweep added to
+    the --set values, its JSON read back, and print a row per value (or, with --json, one object
+    holding each run's). A value the file forbids is a row saying so; a run that fails shows
+    its error on stderr after the setting, and the sweep then exits 1."""
+    name = args.sweep
+    for flag in ("plot", "policy"):
+        if getattr(args, flag):
+            raise UsageError(f"--{flag} takes one solve: it cannot go with --sweep")
+    settings = parse_settings(args.set)
+    if name in settings:
+        raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")
+    game = load_game(args.file, settings)
+    values = sweep_values(game, name)
+    bar = ProgressBar(len(values), f"values of {name}", eta=True)
+    runs, status = [], 0
+    for i, value in enumerate(values):
+        bar.update(i, f"{name}={value}")
+        one = argparse.Namespace(**{**vars(args), "set": [*(args.set or []), f"{name}={value}"], "json": True,
+                                    "sweep": None})
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            with redirect_stdout(out), redirect_stderr(err):
+                code = solve_one(one)
+        except UsageError as e:  # a combination the file forbids
+            runs.append({"swept": value, "forbidden": str(e)})
+            continue
+        except (RuleErrors, RuleRuntimeError):
+            bar.close()
+            print(f"with --set {name}={value}:", file=sys.stderr)
+            raise
+        if code != 0:
+            bar.close()
+            print(f"with --set {name}={value}:\n{err.getvalue().rstrip()}", file=sys.stderr)
+            runs.append({"swept": value, "error": err.getvalue().strip()})
+            status = 1
+            continue
+        runs.append({"swept": value, **json.loads(out.getvalue())})
+    bar.close()
+    if args.json:
+        print(json.dumps({"game": game.title, "sweep": name, "runs": runs}))
+    else:
+        _print_table(game, args, name, runs)
+    return status
+
+
+def _print_table(game, args, name: str, runs: list) -> None:
+    """One row per value: the value (or each player's), the distinct states and the seconds."""
+    players = game.player_names
+    heads = [name] + (["best score"] if len(players) == 1 else list(players)) + ["distinct states", "seconds"]
+    rows = []
+    for r in runs:
+        if "forbidden" in r:
+            rows.append([r["swept"], "forbidden by the file"])
+        elif "error" in r:
+            rows.append([r["swept"], "failed: its error is on stderr"])
+        else:
+            cut = r["method"] == "exhaustive" and not r["complete"]
+            value = [_short(v) + (" (cut)" if cut else "") for v in r["value"]]
+            rows.append([r["swept"], *value, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])
+    print(f"{titled(game, args.set)}: solved for each value of {name}"
+          + (f", to depth {args.depth} (cut: the score where the lines stop)" if args.depth is not None else ""))
+    widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k == 0 or len(row) == len(heads))])
+              for k, h in enumerate(heads)]
+    print("  " + "  ".join(h.rjust(w) if k else h.ljust(w) for k, (h, w) in enumerate(zip(heads, widths))))
+    for row in rows:
+        if len(row) == len(heads):
+            print("  " + "  ".join(c.rjust(w) if k else c.ljust(w) for k, (c, w) in enumerate(zip(row, widths))))
+        else:
+            print("  " + row[0].ljust(widths[0]) + "  " + row[1])
+
+
+def _short(v) -> str:
+    """A value as the text of solve rounds it, to 4 places."""
+    return f"{round(v, 4):g}" if isinstance(v, float) else str(v)

@@ -1,0 +1,64 @@
+"""solve --sweep NAME: a solve for each value of a parameter, one row each."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_engine
+
+# by hand: from 0, adding 1 or 2 until x >= n, the best end is n + 1 (one short of n, then 2);
+# the states are x = 0..n+1, n + 2 of them
+REACH = """game "reach"
+param n in 1..3 = 1
+state { x: 0..9 = 0 }
+action add "add {k}" { choose k in 1..2  x += k }
+turn { add }
+terminal x >= n
+score x
+"""
+
+
+def test_a_sweep_solves_once_for_each_value_and_prints_a_row_each(tmp_path):
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH)
+    r = run_engine("solve", path, "--sweep", "n")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "reach: solved for each value of n"
+    assert lines[1].split() == ["n", "best", "score", "distinct", "states", "seconds"]
+    assert [row.split()[:3] for row in lines[2:]] == [["1", "2", "3"], ["2", "3", "4"], ["3", "4", "5"]]
+    out = json.loads(run_engine("solve", path, "--sweep", "n", "--json").stdout)
+    assert (out["game"], out["sweep"]) == ("reach", "n")
+    assert [(run["swept"], run["set"], run["best_score"], run["distinct_states"]) for run in out["runs"]] == [
+        ("1", ["n=1"], 2, 3), ("2", ["n=2"], 3, 4), ("3", ["n=3"], 4, 5)]
+
+
+def test_a_value_the_file_forbids_is_a_row_and_a_failing_solve_says_which_value(tmp_path):
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH + 'forbid n == 2 "two is not played"\n')
+    r = run_engine("solve", path, "--sweep", "n", "--max-states", 4)  # n = 3 has 5 states
+    assert r.returncode == 1
+    assert r.stdout.splitlines()[3:] == ["  2  forbidden by the file", "  3  failed: its error is on stderr"]
+    assert r.stderr.startswith(f"with --set n=3:\nerror: {path}: more than 4 states and not solved yet")
+    out = json.loads(run_engine("solve", path, "--sweep", "n", "--max-states", 4, "--json").stdout)
+    assert [sorted(run) for run in out["runs"][1:]] == [["forbidden", "swept"], ["error", "swept"]]
+    assert "two is not played" in out["runs"][1]["forbidden"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--sweep", "nn"), "error: --sweep nn: the file has no parameter nn; did you mean n?"),
+    (("--sweep", "n", "--set", "n=2"), "error: --sweep n: n is set by --set n=2; sweep it or set it"),
+    (("--sweep", "n", "--policy", "p.jsonl"), "error: --policy takes one solve: it cannot go with --sweep"),
+], ids=["unknown", "set-too", "policy"])
+def test_a_sweep_that_cannot_run_is_a_usage_error(tmp_path, args, message):
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH)
+    r = run_engine("solve", path, *args)
+    assert (r.returncode, r.stderr) == (2, message + "\n")
+
+
+def test_a_parameter_that_takes_any_value_cannot_be_swept():
+    r = run_engine("solve", "rules/nidavellir.rules", "--sweep", "rounds")
+    assert r.returncode == 2
+    assert "rounds takes any value; a parameter to sweep takes yes or no" in r.stderr
