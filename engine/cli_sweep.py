@@ -11,6 +11,7 @@ from typing import Callable
 from .diagnostics import RuleErrors, RuleRuntimeError, UsageError
 from .load import load_game, parse_settings, sweep_values, titled
 from .progress import ProgressBar
+from .runtime import plain_number
 
 
 def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
@@ -71,7 +72,7 @@ def _print_table(game, args, name: str, runs: list) -> None:
             rows.append([r["swept"], "failed: its error is on stderr"])
         else:
             cut = r["method"] == "exhaustive" and not r["complete"]
-            value = [_short(v) + (" (cut)" if cut else "") for v in r["value"]]
+            value = [f"{plain_number(v)}" + (" (cut)" if cut else "") for v in r["value"]]
             rows.append([r["swept"], *value, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])
     print(f"{titled(game, args.set)}: solved for each value of {name}"
           + (f", to depth {args.depth} (cut: the score where the lines stop)" if args.depth is not None else ""))
@@ -84,7 +85,3 @@ def _print_table(game, args, name: str, runs: list) -> None:
         else:
             print("  " + row[0].ljust(widths[0]) + "  " + row[1])
 
-
-def _short(v) -> str:
-    """A value as the text of solve rounds it, to 4 places."""
-    return f"{round(v, 4):g}" if isinstance(v, float) else str(v)
