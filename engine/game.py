@@ -513,6 +513,11 @@ class CompiledGame:
         return m.label
 
     # ---------------- views ----------------
+    @property
+    def declares_view(self) -> bool:
+        """Whether the file declares a `view`."""
+        return self._view is not None
+
     def view(self, s) -> str:
         """The state as the file's `view` shows it, or its fields one per line without one."""
         if self._view is None:

@@ -384,6 +384,9 @@ class _Run:
         """Check every property in state s; returns the labels and next states to choose from."""
         g = self.game
         self.check_invariants(s, line)
+        if getattr(g, "declares_view", False):  # the view must show every state, as validate's playouts ask
+            with self.guard(line, s, "view"):
+                g.view(s)
         with self.guard(line, s, "is_terminal"):
             terminal = g.is_terminal(s)
         if terminal:

@@ -602,3 +602,14 @@ def test_a_module_loaded_besides_does_not_change_the_lines_a_seed_plays(tmp_path
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(sys.modules, "numbers_of_mine", __import__("numbers_of_mine"))
     assert lines() == before
+
+
+def test_check_shows_every_state_through_the_view_as_validate_does(tmp_path):
+    # by hand: the view reads a list of two at index n, so it fails once n reaches 2, after 2 moves
+    path = tmp_path / "view.rules"
+    path.write_text('state { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 3\nscore n\n'
+                    'view ["none", "one"][n]\n', encoding="utf-8")
+    r = run_engine("check", path)
+    assert r.returncode == 1
+    assert r.stdout.startswith(f"{path}: check failed after 2 moves\n{path}:6:6: error[runtime]: index 2 is "
+                               "outside the list of 2"), r.stdout
