@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 import attrs
 
-from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, counted, did_you_mean
+from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, clip, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
 from .cli_sweep import sweep
@@ -187,7 +187,8 @@ def _set_up_with(e: RuleErrors, name: str, value: str) -> list:
 def _with_check_hint(found: list, path: str, settings: dict) -> list:
     """The problems random playouts found, each hinting at the check command that finds a short
     line of moves to it."""
-    return [attrs.evolve(d, hint="; ".join(h for h in (d.hint, _check_line(path, settings)) if h)) for d in found]
+    return [d if "in the initial state" in d.message else
+            attrs.evolve(d, hint="; ".join(h for h in (d.hint, _check_line(path, settings)) if h)) for d in found]
 
 
 def _check_line(path: str, settings: dict) -> str:
@@ -250,7 +251,9 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                 bar.update(n, f"move {step}")
                 for decl in game.broken_invariants(s):
                     where = ("in the initial state" if step == 0 else f"after {counted(step, 'random move')}") + also
-                    found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span))
+                    found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span,
+                                            None if step else "the state as it starts: "
+                                            + clip(json.dumps(game.state_json(s)), 300)))
                     return ended
                 game.view(s)  # the view and the heuristics must run on every state too
                 for name in game.heuristics:

@@ -2083,3 +2083,14 @@ def test_a_collection_of_the_wrong_kind_hints_at_the_one_wanted(tmp_path, old, n
     line = next(i for i, x in enumerate(text.splitlines(), 1) if new in x)
     found, errors = every_diagnostic(tmp_path, text)
     assert found == [("type-mismatch", message, line, col, hint)], errors.render()
+
+
+def test_an_invariant_broken_in_the_initial_state_shows_that_state_and_no_line_to_look_for(tmp_path, engine_cli):
+    path = tmp_path / "start.rules"
+    path.write_text("state { xs: list<int> = [1, 2, 3] }\naction grow { xs += 4 }\nturn { grow }\n"
+                    "terminal len(xs) >= 5\nscore len(xs)\ninvariant sum(xs) == 0\n", encoding="utf-8")
+    result = engine_cli("validate", str(path))
+    assert result.returncode == 1
+    assert (f"{path}:6:1: error[invariant]: invariant does not hold in the initial state\n" in result.stderr)
+    assert 'hint: the state as it starts: {"xs": [1, 2, 3]}\n' in result.stderr
+    assert "finds a short line" not in result.stderr
