@@ -91,6 +91,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         msg = f"state field '{name}' has no initial value"
         line, col = _line_col(text, where)
         hint = f"a state field starts with a value: {name}: {kind} = VALUE"
+    elif isinstance(e, UnexpectedToken) and (where := _elif_before(text, e.token.start_pos)) is not None:
+        msg = "expected 'else if', got 'elif'"
+        line, col = _line_col(text, where)
+        hint = _HABITS["elif"]
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
         bracket = _inside(text, e.token.start_pos)
         if bracket == "(" and (named := re.search(r"[(,]\s*(\w+)\s*$", text[:e.token.start_pos])):
@@ -139,6 +143,13 @@ def misspelt_statement_word(name: str) -> Optional[str]:
     `draws` is a name of its own, not `draw` misspelt)."""
     near = did_you_mean(name, STATEMENT_WORDS) if name not in STATEMENT_WORDS else None
     return near if near and not name.startswith(near) else None
+
+
+def _elif_before(text: str, at: int) -> Optional[int]:
+    """Where an `elif` begins the statement (after a brace, or its line) in which `at` lies."""
+    start = text.rfind("\n", 0, at) + 1
+    found = re.search(r"(?:^|\})[ \t]*(elif)\b[^{}]*$", text[start:at])
+    return start + found.start(1) if found else None
 
 
 def _misspelt_keyword(text: str, token: Token, expected: list) -> Optional[str]:
