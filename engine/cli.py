@@ -373,6 +373,7 @@ def _solve(args, game, policy: Optional[PolicyFile]) -> int:
         "paths_per_depth": sol.paths_per_depth,
         "distinct_states": sol.distinct_states,
         "terminal_paths": sol.terminal_paths,
+        "dead_ends": sol.dead_ends,
         "complete": sol.complete,
         "value": [plain_number(v, EXACT_PLACES) for v in sol.value],
         "players": list(names),
@@ -397,9 +398,17 @@ def _solve(args, game, policy: Optional[PolicyFile]) -> int:
     print(f"{titled(game, args.set)}: {done} in {seconds:.2f} s")
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
+    _print_dead_ends(sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed)
     _print_policy(policy)
     return 0
+
+
+def _print_dead_ends(n: int) -> None:
+    """Say how many states are dead ends: not terminal, yet with no legal move."""
+    if n:
+        print(f"  dead ends: {counted(n, 'state')} not terminal but with no legal move, each valued by the score "
+              "as if the game ended there (is an end rule missing? `validate` warns of them too)")
 
 
 def _name_policy(policy: Optional[PolicyFile], out: dict) -> None:
@@ -495,7 +504,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile]) -> 
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
     out = {"game": game.title, "set": settings_given(args.set), "method": "value iteration",
-           "distinct_states": fp.distinct_states, "sweeps": fp.sweeps, "value": value,
+           "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}
     _name_policy(policy, out)
@@ -505,6 +514,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile]) -> 
     print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s (the game can come back to a "
           "state it was in; a line that never ends is worth 0)")
     print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
+    _print_dead_ends(fp.dead_ends)
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed)
     _print_policy(policy)
     return 0

@@ -22,6 +22,7 @@ class Solution:
     value: tuple  # returns per player under optimal play (expectation at chance nodes)
     best_line: list  # [(move, state)] from the initial state
     complete: bool  # False when the depth limit cut the game short
+    dead_ends: int = 0  # states that are not terminal where no move is legal, valued as ends
 
 
 class Cycle(Exception):
@@ -79,8 +80,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     """
     root = game.initial_state()
     if max_depth is None:
-        value, line, memo = _values(game, root, None, max_states, valued, rng, decided, visit)
-        return Solution(*_paths_through(memo, (game.key(root), 0), progress), value, line, True)
+        value, line, memo, dead = _values(game, root, None, max_states, valued, rng, decided, visit)
+        return Solution(*_paths_through(memo, (game.key(root), 0), progress), value, line, True, len(dead))
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -119,8 +120,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         layer = nxt
         if progress is not None:
             progress(depth, paths[-1], len(seen))
-    value, line, _ = _values(game, root, max_depth, max_states, valued, rng, decided, visit)
-    return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete)
+    value, line, _, dead = _values(game, root, max_depth, max_states, valued, rng, decided, visit)
+    return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete, len(dead))
 
 
 def _children(game: Game, s) -> list:
@@ -145,6 +146,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     sys.setrecursionlimit(max(limit, 20000))
     moves: list = []  # the line to the state being valued
     open_at: dict = {}  # key -> how many moves into that line each state on it is
+    dead: set = set()  # the keys of the dead ends met
 
     def value(s, depth):
         """(s's values, the moves from s to the end along the best line, its memo key as the memo
@@ -161,7 +163,10 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             raise TooManyStates(max_states, [key for key, _ in list(memo)[-max_states // 2:]])
         if visit is not None:
             visit(s, lambda: list(moves))
-        children = [] if game.is_terminal(s) else _children(game, s)
+        terminal = game.is_terminal(s)
+        children = [] if terminal else _children(game, s)
+        if not children and not terminal:
+            dead.add(k[0])
         if not children or (max_depth is not None and depth >= max_depth):
             memo[k] = (tuple(game.returns(s)), None, 0, (), k)
             return memo[k][0], 0, k
@@ -216,7 +221,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     finally:
         sys.setrecursionlimit(limit)
         value = None  # value is in its own closure: a cycle that would keep memo until a full collection
-    return v, line, memo
+    return v, line, memo, dead
 
 
 def _paths_through(memo: dict, root, progress) -> tuple:

@@ -21,6 +21,7 @@ class FixedPoint:
     sweeps: int
     change: float  # the largest change of a value in the last sweep
     converged: bool
+    dead_ends: int = 0  # states that are not terminal where no move is legal, valued as ends
 
 
 _END, _MOVE, _CHANCE = 0, 1, 2
@@ -45,6 +46,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     root = game.initial_state()
     index = {game.key(root): 0}
     states, kinds, links = [root], [], []
+    dead = 0
     found_by = [None]  # (the finder's index, the move) of each state: a shortest line back to the root
     i = 0
     while i < len(states):  # breadth first: a state's index is larger than its finder's
@@ -53,11 +55,13 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             visit(s, lambda at=i: _line_to(found_by, at))
         i += 1
         chance = game.current_player(s) == CHANCE
-        if game.is_terminal(s):
+        terminal = game.is_terminal(s)
+        if terminal:
             ways = ()
         else:
             ways = game.chance_outcomes(s) if chance else [(m, None) for m in game.legal_moves(s)]
         if not ways:  # an end, or a dead end without moves
+            dead += not terminal
             kinds.append((_END, tuple(game.returns(s))))
             links.append(())
             continue
@@ -115,7 +119,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             if kind == _MOVE:
                 decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
     line, comes_back = _line(game, states, kinds, links, policy, rng)
-    return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance)
+    return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance, dead)
 
 
 def _line_to(found_by: list, i: int) -> list:

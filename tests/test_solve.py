@@ -539,3 +539,21 @@ def test_solve_policy_overwrites_nothing_and_leaves_nothing_when_solve_fails(tmp
     r = run_engine("solve", "rules/tictactoe.rules", "--policy", tmp_path / "p.jsonl", "--max-states", "100")
     assert r.returncode == 1 and "more than 100 states" in r.stderr and "Traceback" not in r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
+
+
+@pytest.mark.parametrize("text, method", [
+    # by hand: 0 -> 1 -> 2, and at 2 the require holds no more: one dead end, n = 2
+    ("state { n: 0..4 = 0 }\naction step { require n != 2  n += 1 }\nturn { step }\nterminal n == 4\nscore n\n",
+     "exhaustive"),
+    # by hand: 0 and 1 go round, 2 has no move and the game never ends: one dead end
+    ("state { n: 0..3 = 0 }\naction up { require n < 2  n += 1 }\naction down { require n == 1  n -= 1 }\n"
+     "turn { either { up } or { down } }\nterminal n == 3\nscore n\n", "value iteration"),
+], ids=["exhaustive", "value-iteration"])
+def test_solve_counts_the_dead_ends_it_values_as_ends(tmp_path, text, method):
+    path = tmp_path / "dead.rules"
+    path.write_text(text)
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert (out["method"], out["dead_ends"], out["best_score"]) == (method, 1, 2)
+    r = run_engine("solve", path)
+    assert "  dead ends: 1 state not terminal but with no legal move, each valued by the score" in r.stdout
+    assert "dead ends" not in run_engine("solve", "rules/tictactoe.rules").stdout
