@@ -566,7 +566,7 @@ def cmd_check(args) -> int:
                "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
                    "code": f.code, "message": f.message, "hint": f.hint, "at": f.span and str(f.span),
                    "moves": list(f.moves), "fewest": f.fewest, "state": f.state}, "every_line": r.every_line,
-               "interrupted": False}
+               "dead_ends": r.dead_ends, "interrupted": False}
         print(json.dumps(out))
     elif f is None:
         print(f"{args.file}: ok ({counted(r.examples, 'example')}, {counted(r.steps, 'step')}, "
@@ -578,6 +578,9 @@ def cmd_check(args) -> int:
         else:
             print("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` "
                   "checks the invariants in every state of a game small enough)")
+        if r.dead_ends:
+            print(f"  {r.dead_ends:,} of the lines stopped at a dead end, a state that is not terminal where no move "
+                  "is legal (is an end rule missing? `validate` warns of them too)")
     else:
         print(f"{args.file}: check failed " + (f"after {counted(len(f.moves), 'move')}" if f.moves else
                                                "in the initial state"))

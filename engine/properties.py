@@ -63,6 +63,7 @@ class Report:
     invariants: int
     failure: Optional[Failure]
     every_line: bool = False  # Hypothesis ran out of lines to try: the examples are every line the game has
+    dead_ends: int = 0  # lines that stopped at a state that is not terminal where no move is legal
 
 
 class _Found(Exception):
@@ -91,7 +92,8 @@ def check_game(game, *, examples: int = 200, seed: int = 0, steps: int = 1000,
             steps = len(found.moves) - 1
         if failure is not None:
             failure = _fewest(run, failure, limit=max(FEWEST_STATES, run.steps + run.examples))
-    return Report(run.examples, run.steps, run.ninvariants, failure, run.every_line and failure is None)
+    return Report(run.examples, run.steps, run.ninvariants, failure, run.every_line and failure is None,
+                  run.dead_ends)
 
 
 FEWEST_STATES = 20_000
@@ -178,7 +180,7 @@ def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps
     if first is not None and any(f.fewest and len(f.moves) == len(first.moves) for f in failures):
         first = attrs.evolve(first, fewest=True)
     return Report(sum(r.examples for r in reports), sum(r.steps for r in reports), reports[0].invariants, first,
-                  first is None and any(r.every_line for r in reports))
+                  first is None and any(r.every_line for r in reports), sum(r.dead_ends for r in reports))
 
 
 def _started(rebuild: Callable[[], tuple], parts: _Parts) -> None:
@@ -337,6 +339,7 @@ class _Run:
         self.progress = progress
         self.examples = self.steps = 0
         self.every_line = False  # the last Hypothesis run stopped for want of new lines
+        self.dead_ends = 0  # lines that stopped where the game is not over but no move is legal
         self.ninvariants = len(getattr(game, "invariants", ())) + len(extra)
         # key -> (line of moves, fingerprints, texts): for the labels of the legal moves, the keys
         # of the next states and the evaluations, a fingerprint (length and hash; the evaluations
@@ -352,6 +355,8 @@ class _Run:
             s = self.game.initial_state()
         for step in range(max_steps + 1):
             labels, nexts = self.visit(s, line)
+            if not nexts and not self.game.is_terminal(s):
+                self.dead_ends += 1
             if not nexts or step == max_steps:
                 break
             i = pick(len(nexts)) if len(nexts) > 1 else 0

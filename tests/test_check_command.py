@@ -613,3 +613,15 @@ def test_check_shows_every_state_through_the_view_as_validate_does(tmp_path):
     assert r.returncode == 1
     assert r.stdout.startswith(f"{path}: check failed after 2 moves\n{path}:6:6: error[runtime]: index 2 is "
                                "outside the list of 2"), r.stdout
+
+
+def test_check_counts_the_lines_that_stop_at_a_dead_end(tmp_path):
+    # by hand: the one line goes 0, 1, 2 and stops there, where the require holds no more and n == 4
+    # (the end) is not reached
+    path = tmp_path / "dead.rules"
+    path.write_text("state { n: 0..4 = 0 }\naction step { require n != 2  n += 1 }\nturn { step }\n"
+                    "terminal n == 4\nscore n\n", encoding="utf-8")
+    out = json.loads(run_engine("check", path, "--json").stdout)
+    assert (out["ok"], out["examples"], out["steps"], out["dead_ends"]) == (True, 1, 2, 1)
+    assert ("  1 of the lines stopped at a dead end, a state that is not terminal where no move is legal"
+            in run_engine("check", path).stdout)
