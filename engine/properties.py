@@ -330,6 +330,14 @@ def _found_in(e: BaseException) -> Optional[_Found]:
     return None
 
 
+_DOING = {"legal_moves": "while listing the moves of the state below",
+          "chance_outcomes": "while listing the chance outcomes of the state below",
+          "view": "while showing the state below through the view", "returns": "while scoring the state below",
+          "is_terminal": "while testing whether the state below ends the game",
+          "current_player": "while finding who moves in the state below"}
+"""What a rule failing in check was doing, by the game method it failed in."""
+
+
 class _Run:
     """The state of one check across examples: counters and what each key has shown so far."""
 
@@ -379,7 +387,8 @@ class _Run:
         try:
             yield
         except RuleRuntimeError as e:
-            self.fail("runtime", e.message, e.span, line, s, e.hint)
+            doing = _DOING.get(what)
+            self.fail("runtime", e.message + (f" ({doing})" if doing else ""), e.span, line, s, e.hint)
         except (_Found, KeyboardInterrupt):
             raise
         except Exception as e:

@@ -613,6 +613,18 @@ def test_check_shows_every_state_through_the_view_as_validate_does(tmp_path):
     assert r.returncode == 1
     assert r.stdout.startswith(f"{path}: check failed after 2 moves\n{path}:6:6: error[runtime]: index 2 is "
                                "outside the list of 2"), r.stdout
+    assert "(while showing the state below through the view)\n" in r.stdout
+
+
+def test_a_rule_failing_while_the_moves_are_listed_says_so(tmp_path):
+    # by hand: after two steps n == 2, and listing its moves reads index 2 of a list of two
+    path = tmp_path / "list.rules"
+    path.write_text('state { n: 0..3 = 0 }\naction step { n += [1, 1][n] }\nturn { step }\nterminal n == 3\n'
+                    'score n\n', encoding="utf-8")
+    r = run_engine("check", path)
+    assert r.returncode == 1
+    assert (f"{path}: check failed after 2 moves\n{path}:2:20: error[runtime]: index 2 is outside the list of 2, "
+            "[1, 1] (while listing the moves of the state below)\n") in r.stdout, r.stdout
 
 
 def test_check_counts_the_lines_that_stop_at_a_dead_end(tmp_path):
