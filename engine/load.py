@@ -188,15 +188,12 @@ def range_ends(game: CompiledGame, settings: dict, most: int = 8) -> list:
     """(name, value) for the least and the greatest value (as `--set` text) of each parameter not
     in `settings` that takes a whole number from a range of more than `most`, but its own value:
     what `other_settings` leaves out of a wide range."""
-    ck, params = game.checker, game.compiler.params
+    params = game.compiler.params
     out = []
-    for d in ck.decls:
-        if not isinstance(d, m.Param) or d.name.name in settings or ck.globals[d.name.name].type != T.INT \
-                or not isinstance(d.domain, m.RangeLit):
-            continue
-        allowed = game.compiler.expr(d.domain)(game.compiler.blank_env())
-        if len(allowed) > most:
-            out += [(d.name.name, str(a)) for a in (allowed[0], allowed[-1]) if a != params[d.name.name]]
+    for d in game.checker.decls:
+        if isinstance(d, m.Param) and d.name.name not in settings and isinstance(d.domain, m.RangeLit) and \
+                (values := _values_of(game, d)) is not None and len(values) > most:
+            out += [(d.name.name, v) for v in (values[0], values[-1]) if v != str(params[d.name.name])]
     return out
 
 
