@@ -50,7 +50,9 @@ def add_parsers(sub):
                    help="one player: pair each agent's scores, game by game, with those of the first agent of an "
                         "earlier run saved by play --json (same game, --set and --seed; the budget and agent seed "
                         "may differ), as if it had played alongside (repeatable: a run saved in parts)")
-    p.add_argument("--show", action="store_true", help="print each game's final state through the file's view")
+    p.add_argument("--show", nargs="?", const="end", choices=("end", "moves"),
+                   help="print each game's final state through the file's view; --show moves prints the first "
+                        "state, then each move (and chance outcome) with the state after it")
     p.add_argument("--measure", action="append", metavar="EXPR",
                    help="a whole-number expression of the rules language, evaluated on each game's final state "
                         "(repeatable); its mean, standard error, min and max are reported")
@@ -333,26 +335,67 @@ def _play_setup(args) -> tuple:
     except RuleErrors as e:  # the expressions are arguments: a usage error, shown with a caret
         raise UsageError("--measure: the expression has errors\n" + e.render()) from None
 
-    def summary(g, s):
+    def summary(g, s, steps=None):
         end = {"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)],
                "stopped": not game.is_terminal(s) and (game.current_player(s) == CHANCE or bool(game.legal_moves(s)))}
         if args.show:
             end["view"] = game.view(s)
+        if steps is not None:
+            end["moves"] = steps
         if measures:
             end["measures"] = [plain_number(f(s)) for f in measures]
         return end
+
+    def line(s, move, p):  # a step of a game, for --show moves: who moved, the move, the state after it
+        if move is None:
+            return {"player": None, "move": None, "view": game.view(s)}
+        return {"player": "chance" if p == CHANCE else game.player_names[p], "move": game.describe(move),
+                "view": game.view(s)}
     runs = [[a] for a in agents] if same_games else [agents]
-    return game, runs, same_games, texts, summary
+    return game, runs, same_games, texts, summary, (line if args.show == "moves" else None)
 
 
 def _play_run(given: dict, i: int) -> tuple:
-    """The game, run i's agents and the summary, made again from the arguments of `play`."""
-    game, runs, _, _, summary = _play_setup(argparse.Namespace(**given))
-    return game, runs[i], summary
+    """The game, run i's agents, the summary and the line, made again from the arguments of `play`."""
+    game, runs, _, _, summary, line = _play_setup(argparse.Namespace(**given))
+    return game, runs[i], summary, line
+
+
+def _by_seat(game, shown: list, names: list) -> list:
+    """(seat, Tally) for each seat and agent that held it, from the games' ends: how each agent
+    did in each seat (does the first player win more?)."""
+    tallies = {(p, a): Tally(a) for p in range(game.num_players) for a in names}
+    for end in shown:
+        for p, a in enumerate(end["seats"]):
+            tallies[p, a].add(end["returns"], p)
+    return [(p, t) for (p, _), t in tallies.items() if t.games]
+
+
+def _row(t: Tally) -> dict:
+    """A tally as `play --json` gives it (the scores apart)."""
+    return {"name": t.name, "games": t.games, "wins": t.wins, "draws": t.draws, "losses": t.losses,
+            "mean": round(t.mean, 4), "stderr": round(t.stderr, 4),
+            "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores))}
+
+
+def _print_line(steps: list, agent_of: dict) -> None:
+    """A game's steps as `play --show moves` prints them: the first state, then each move,
+    numbered, or chance outcome, with the state after it."""
+    number = 0
+    for step in steps:
+        if step["move"] is None:
+            head = "start"
+        elif step["player"] == "chance":
+            head = f"chance: {step['move']}"
+        else:
+            number += 1
+            who = step["player"] + (f" ({agent_of[step['player']]})" if step["player"] in agent_of else "")
+            head = f"{number}. {who}: {step['move']}"
+        print(f"{head}\n{step['view']}\n", flush=True)
 
 
 def cmd_play(args) -> int:
-    game, runs, same_games, texts, summary = _play_setup(args)
+    game, runs, same_games, texts, summary, line = _play_setup(args)
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
     settings = settings_given(args.set)
     earlier = None
@@ -378,7 +421,11 @@ def cmd_play(args) -> int:
                 head = ", ".join(f"{p} {a} {r}" for p, a, r in zip(game.player_names, seated, end["returns"]))
             else:
                 head = "score " + ", ".join(map(str, end["returns"]))
-            print(f"game {g + 1}{f' ({agent})' if same_games else ''}: {head}\n{end['view']}\n", flush=True)
+            print(f"game {g + 1}{f' ({agent})' if same_games else ''}: {head}")
+            if "moves" in end:
+                _print_line(end["moves"], dict(zip(game.player_names, seated)) if several else {})
+            else:
+                print(end["view"] + "\n", flush=True)
     tallies, played = [], []  # played: the games of each run played
 
     def progress(i, done):
@@ -393,16 +440,15 @@ def cmd_play(args) -> int:
                             max_moves=max_moves, progress=lambda done, total, i=i: progress(i, done),
                             jobs=args.jobs, show=lambda g, end, a=run[0][0]: show(g, end, a), summary=summary,
                             first=args.first_game - 1, agent_seed=args.agent_seed,
-                            rebuild=functools.partial(_play_run, vars(args), i), stop=stop.is_set)
+                            rebuild=functools.partial(_play_run, vars(args), i), stop=stop.is_set, line=line)
     bar.close()
     interrupted = stop.is_set()  # a run asked to stop plays one game at least; the runs after it none
     seconds = time.perf_counter() - t0
-    rows = [{"name": t.name, "games": t.games,
-             "wins": t.wins if several else None, "draws": t.draws if several else None,
-             "losses": t.losses if several else None,
-             "mean": round(t.mean, 4), "stderr": round(t.stderr, 4),
-             "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores)),
-             "scores": [plain_number(x) for x in t.scores]} for t in tallies]
+    rows = [{**_row(t), "scores": [plain_number(x) for x in t.scores]} if several else
+            {**_row(t), "wins": None, "draws": None, "losses": None, "scores": [plain_number(x) for x in t.scores]}
+            for t in tallies]
+
+    by_seat = _by_seat(game, shown, names) if several else []
 
     def measured_of(ends, **agent):
         return [{**_measured(text, [end["measures"][k] for end in ends]), **agent} for k, text in enumerate(texts)]
@@ -420,7 +466,10 @@ def cmd_play(args) -> int:
             end.pop("measures", None)
         print(json.dumps({"game": game.title, "games": args.games, "first_game": args.first_game,
                           "budget": args.budget, "seed": args.seed, "agent_seed": args.agent_seed, "set": settings,
-                          "seconds": round(seconds, 3), "agents": rows, **({"shown": shown} if args.show else {}),
+                          "seconds": round(seconds, 3), "agents": rows,
+                          **({"by_seat": [{"seat": game.player_names[p], **_row(t)} for p, t in by_seat]}
+                             if several else {}),
+                          **({"shown": shown} if args.show else {}),
                           **({"measures": measured} if texts else {}), **({"paired": paired} if same_games else {}),
                           **({"against": {"file": earlier.path, "agent": earlier.agent, "budget": earlier.budget,
                                           "agent_seed": earlier.agent_seed, "paired": against}} if earlier else {}),
@@ -443,6 +492,12 @@ def cmd_play(args) -> int:
         if len(tallies) < game.num_players:
             print(f"  (fewer agents than the {game.num_players} players: an agent plays several seats of a game, "
                   "each counted as a game of its own)")
+        seat_width = max(4, *(len(name) for name in game.player_names))
+        print(f"  by seat:\n  {'seat':<{seat_width}} {'agent':<{w}} {'games':>6} {'wins':>6} {'draws':>6} "
+              f"{'losses':>6}  {'win rate':<15} mean score")
+        for p, t in by_seat:
+            print(f"  {game.player_names[p]:<{seat_width}} {t.name:<{w}} {t.games:>6} {t.wins:>6} {t.draws:>6} "
+                  f"{t.losses:>6}  {t.win_rate:.2f} ({t.win_rate_stderr:.2f})    {t.mean:.2f} ({t.stderr:.2f})")
     else:
         print(f"  {'agent':<{w}} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for t, row in zip(tallies, rows):

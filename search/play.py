@@ -24,6 +24,19 @@ class Tally:
     losses: int = 0
     scores: list = attrs.field(factory=list)
 
+    def add(self, returns: Sequence, p: int) -> None:
+        """Count a game in which this agent held seat p: its return, and with several players a
+        win (the single highest return), a draw (tied at the top) or a loss."""
+        self.scores.append(returns[p])
+        if len(returns) > 1:
+            top = max(returns)
+            if returns[p] < top:
+                self.losses += 1
+            elif returns.count(top) > 1:
+                self.draws += 1
+            else:
+                self.wins += 1
+
     @property
     def games(self) -> int:
         return len(self.scores)
@@ -57,7 +70,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
          show: Optional[Callable] = None, decided: Optional[Callable[[int, object], None]] = None,
          jobs: int = 1, summary: Optional[Callable[[int, object], object]] = None, first: int = 0,
          agent_seed: int = 0, rebuild: Optional[Callable[[], tuple]] = None,
-         stop: Optional[Callable[[], bool]] = None) -> list:
+         stop: Optional[Callable[[], bool]] = None, line: Optional[Callable] = None) -> list:
     """Play `games` games, numbered from `first` (0 is the first game); in game g seat i goes to
     agent (i + g) mod len(agents), so every agent plays every seat in turn. Each game has a
     generator of its own, seeded from rng and the game's number: its chance outcomes are drawn
@@ -75,9 +88,14 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     made of it. `jobs` > 1 plays that many games at once in other processes with the same
     results: `summary` then runs in them and must return something picklable, and `decided` is
     not allowed. Where the platform forks, the processes are forked. Elsewhere (Windows) they are
-    started afresh, and `rebuild()` makes in each of them the (game, agents, summary) given here:
+    started afresh, and `rebuild()` makes in each of them the (game, agents, summary, line) given here:
     a function of its module, or a functools.partial of one, so that it can be pickled; without
     it the games are played one at a time here.
+
+    `line(state, move, player)` sees a game's first state (move and player None), then each
+    state after a step: the move and the seat that made it, or CHANCE and the outcome. What it
+    returns is kept in order, and summary is called as summary(g, state, steps) with that list
+    (`line` needs `summary`, and with jobs > 1 runs in the workers too).
 
     `stop()`, asked after each game, ends the run early when it returns True: no game begins
     after that, the games under way end, and the tallies hold the games up to the first one
@@ -90,23 +108,15 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
         raise ValueError("decided sees states inside each game: it needs jobs=1")
     if jobs > 1 and show is not None and summary is None:
         raise ValueError("with jobs > 1 a game's end reaches show through summary")
+    if line is not None and summary is None:
+        raise ValueError("the steps line() records reach show through summary")
     base = rng.getrandbits(64)
-    job = _Job(game, agents, budget, base, max_moves, decided, summary, agent_seed)
+    job = _Job(game, agents, budget, base, max_moves, decided, summary, agent_seed, line)
     tallies = [Tally(name) for name, _ in agents]
     for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs, rebuild, stop)):
         g = first + i
-        seated = seats(g, n, len(agents))
-        top = max(returns)
-        for p, a in enumerate(seated):
-            t = tallies[a]
-            t.scores.append(returns[p])
-            if n > 1:
-                if returns[p] < top:
-                    t.losses += 1
-                elif returns.count(top) > 1:
-                    t.draws += 1
-                else:
-                    t.wins += 1
+        for p, a in enumerate(seats(g, n, len(agents))):
+            tallies[a].add(returns, p)
         if show is not None:
             show(g, end)
         if progress is not None:
@@ -131,6 +141,7 @@ class _Job:
     decided: Optional[Callable]
     summary: Optional[Callable]
     agent_seed: int
+    line: Optional[Callable] = None
 
 
 _JOB: Optional[_Job] = None  # what the workers play: set before the pool forks, or by _started (or its error)
@@ -161,7 +172,7 @@ def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tu
     context = multiprocessing.get_context("fork" if forked else "spawn")
     _JOB, _STOP = job, context.Event()
     start, given = (leave_interrupts_to_the_parent, ()) if forked else \
-        (_started, (rebuild, attrs.evolve(job, game=None, agents=(), summary=None), _STOP))
+        (_started, (rebuild, attrs.evolve(job, game=None, agents=(), summary=None, line=None), _STOP))
     failure = None
     try:
         pool = context.Pool(min(jobs, len(games)), initializer=start, initargs=given)
@@ -208,17 +219,17 @@ def leave_interrupts_to_the_parent():
 
 
 def _started(rebuild: Callable[[], tuple], job: _Job, stop) -> None:
-    """In a worker started afresh: the game, agents and summary made again, the rest of the job
-    as the parent has it."""
+    """In a worker started afresh: the game, agents, summary and line made again, the rest of the
+    job as the parent has it."""
     global _JOB, _STOP
     leave_interrupts_to_the_parent()
     _STOP = stop
     try:
-        game, agents, summary = rebuild()
+        game, agents, summary, line = rebuild()
     except Exception as e:  # raised here, the pool would start the worker again and again
         _JOB = e  # each game this worker takes fails with it
         return
-    _JOB = attrs.evolve(job, game=game, agents=agents, summary=summary)
+    _JOB = attrs.evolve(job, game=game, agents=agents, summary=summary, line=line)
 
 
 def _game_in_worker(g: int):
@@ -248,17 +259,22 @@ def _one_game(job: _Job, g: int):
     rngs = [random.Random(rng.getrandbits(64) ^ job.agent_seed) for _ in range(n)]
     memory: list = [None] * n
     s, moves = game.initial_state(), 0
+    steps = None if job.line is None else [job.line(s, None, None)]
     while not game.is_terminal(s) and (max_moves is None or moves < max_moves):
         p = game.current_player(s)
         if p == CHANCE:
-            s = game.apply(s, sample_outcome(game, s, rng))
-            continue
-        if not game.legal_moves(s):
+            m = sample_outcome(game, s, rng)
+        elif not game.legal_moves(s):
             break
-        if decided is not None:
-            decided(g, s)
-        r = agents[seated[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
-        memory[p] = r.memory
-        s = game.apply(s, r.move)
-        moves += 1
-    return tuple(game.returns(s)), (s if job.summary is None else job.summary(g, s))
+        else:
+            if decided is not None:
+                decided(g, s)
+            r = agents[seated[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
+            memory[p], m = r.memory, r.move
+            moves += 1
+        s = game.apply(s, m)
+        if steps is not None:
+            steps.append(job.line(s, m, p))
+    if job.summary is None:
+        return tuple(game.returns(s)), s
+    return tuple(game.returns(s)), (job.summary(g, s) if steps is None else job.summary(g, s, steps))

@@ -354,14 +354,14 @@ def test_play_with_two_jobs_prints_what_one_job_prints():
 def test_play_with_two_jobs_on_a_system_that_cannot_fork_starts_its_processes_afresh_for_the_same_games(
         platform, capsys):
     args = ["play", "rules/railroad-ink.rules", "--agents", "random", "--games", "3", "--seed", "4", "--json",
-            "--measure", "len(used)", "--show"]
+            "--measure", "len(used)", "--show", "moves"]
     runs = []
     for jobs in ("1", "2"):
         assert main([*args, "--jobs", jobs]) == 0
         runs.append(capsys.readouterr())
         platform.without_fork()
     one, two = ({k: v for k, v in json.loads(r.out).items() if k != "seconds"} for r in runs)
-    assert one == two  # scores, the final boards and the measures
+    assert one == two  # scores, the final boards, each move's board and the measures
     assert platform.contexts == ["spawn"]  # one job needs no other process; two on this system are started afresh
     assert runs[1].err == ""
 

@@ -210,6 +210,93 @@ def test_shown_games_of_two_players_name_the_agent_in_each_seat_as_the_seats_rot
         assert f"game {e['game']}: X {x} {rx}, O {o} {ro}\n{e['view']}\n" in text
 
 
+def _random_tictactoe(marks=(), x_moves=True):
+    """(P(X wins), P(O wins), P(draw)) when both players mark a uniformly random empty square,
+    worked out exactly from the position `marks` (nine entries, 'X', 'O' or '')."""
+    marks = list(marks or [""] * 9)
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+    for a, b, c in lines:
+        if marks[a] and marks[a] == marks[b] == marks[c]:
+            return (1.0, 0.0, 0.0) if marks[a] == "X" else (0.0, 1.0, 0.0)
+    empty = [i for i in range(9) if not marks[i]]
+    if not empty:
+        return 0.0, 0.0, 1.0
+    total = [0.0, 0.0, 0.0]
+    for i in empty:
+        marks[i] = "X" if x_moves else "O"
+        total = [t + q / len(empty) for t, q in zip(total, _random_tictactoe(marks, not x_moves))]
+        marks[i] = ""
+    return tuple(total)
+
+
+def test_play_reports_each_seat_apart_and_random_tictactoe_favours_the_first_player_as_worked_out():
+    # worked out here by an exhaustive recursion over the games; the published figures are
+    # 58.5% X, 28.8% O, 12.7% drawn
+    x, o, draw = _random_tictactoe()
+    assert (round(x, 3), round(o, 3), round(draw, 3)) == (0.585, 0.288, 0.127)
+    out = json_of("play", "rules/tictactoe.rules", "--agents", "random", "--games", "2000", "--seed", "3", "--json")
+    seats = {s["seat"]: s for s in out["by_seat"]}
+    assert list(seats) == ["X", "O"] and all(s["name"] == "random" and s["games"] == 2000 for s in seats.values())
+    for seat, p, q in (("X", x, o), ("O", o, x)):
+        s, sd = seats[seat], (p * (1 - p) / 2000) ** 0.5
+        assert abs(s["wins"] / 2000 - p) < 4 * sd and s["losses"] == seats["O" if seat == "X" else "X"]["wins"]
+        assert abs(s["draws"] / 2000 - draw) < 4 * (draw * (1 - draw) / 2000) ** 0.5
+        assert s["mean"] == pytest.approx((s["wins"] - s["losses"]) / 2000, abs=1e-4)  # the file scores 1, -1, 0
+    text = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "2000", "--seed", "3").stdout
+    assert f"  by seat:\n  seat agent" in text
+    assert f"  X    random         2000 {seats['X']['wins']:>6} {seats['X']['draws']:>6} {seats['X']['losses']:>6}" \
+        in text
+
+
+def test_play_by_seat_splits_each_agents_games_by_the_seat_it_held():
+    out = json_of("play", "rules/tictactoe.rules", "--agents", "random,osla", "--games", "5", "--budget", "30",
+                  "--show", "--json")
+    for row in out["by_seat"]:  # counted again from the games shown: the seat's return for the agent in it
+        p = ["X", "O"].index(row["seat"])
+        held = [e["returns"][p] for e in out["shown"] if e["seats"][p] == row["name"]]
+        assert row["games"] == len(held) and row["wins"] == held.count(1) and row["losses"] == held.count(-1)
+    # the seats rotate: random holds X in games 1, 3 and 5
+    assert [(r["seat"], r["name"], r["games"]) for r in out["by_seat"]] == \
+        [("X", "random", 3), ("X", "osla", 2), ("O", "random", 2), ("O", "osla", 3)]
+
+
+def test_show_moves_prints_each_move_with_the_state_after_it():
+    args = ("play", "rules/tictactoe.rules", "--agents", "random,osla", "--games", "2", "--budget", "30",
+            "--show", "moves")
+    out = json_of(*args, "--json")
+    for game in out["shown"]:
+        steps = game["moves"]
+        assert steps[0]["move"] is None and steps[0]["view"] == "...\n...\n..."
+        for k, (before, step) in enumerate(zip(steps, steps[1:])):
+            assert step["player"] == "XO"[k % 2]  # X first, then in turn
+            changed = [(a, b) for a, b in zip(before["view"], step["view"]) if a != b]
+            assert changed == [(".", step["player"])] and step["move"].startswith(f"{step['player']} at ")
+        assert steps[-1]["view"] == game["view"]
+    text = run_engine(*args).stdout
+    first = out["shown"][0]["moves"]
+    assert text.startswith(f"game 1: X random {out['shown'][0]['returns'][0]}, O osla "
+                           f"{out['shown'][0]['returns'][1]}\nstart\n...\n...\n...\n\n"
+                           f"1. X (random): {first[1]['move']}\n{first[1]['view']}\n\n"
+                           f"2. O (osla): {first[2]['move']}\n")
+
+
+def test_show_before_the_file_shows_the_final_states_and_a_word_it_does_not_take_is_named():
+    r = run_engine("play", "--show", "rules/tictactoe.rules", "--agents", "random", "--games", "1", "--seed", "2")
+    assert r.returncode == 0 and r.stdout == run_engine("play", "rules/tictactoe.rules", "--agents", "random",
+                                                       "--games", "1", "--seed", "2", "--show").stdout
+    msg = usage_error("play", "rules/tictactoe.rules", "--agents", "random", "--show", "board")
+    assert "argument --show: invalid choice: 'board' (choose from 'end', 'moves')" in msg
+
+
+def test_show_moves_shows_the_chance_outcomes_between_the_moves():
+    out = json_of("play", "rules/railroad-ink.rules", "--agents", "random", "--games", "1", "--show", "moves",
+                  "--json")
+    steps = out["shown"][0]["moves"]
+    rolls = [k for k, s in enumerate(steps) if s["player"] == "chance"]
+    assert len(rolls) == 7 and rolls[0] == 1  # the dice are rolled once a round, 7 rounds (data A4)
+    assert all(s["move"].count(" | ") == 3 for s in (steps[k] for k in rolls))  # the four dice of a roll
+
+
 def test_one_agent_in_every_seat_says_that_each_seat_counts_as_a_game():
     r = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "2")
     assert "  random            4 " in r.stdout
