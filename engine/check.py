@@ -74,6 +74,7 @@ class Checker(ExpressionChecks):
         self.misspelt_keyword_lines: set = set()  # (file, line) of a statement keyword misspelt as an action
         self.bound_by_misspelt: set = set()  # names after it on its line: their later uses are no news
         self.players: tuple = ("player",)
+        self.duplicated: set = set()  # names the file declares twice: their uses are typed `any`, no news
         self.fields: list[Symbol] = []
         self.nslots = 0
         self._const_busy: set = set()
@@ -125,8 +126,12 @@ class Checker(ExpressionChecks):
     def declare(self, sym: Symbol):
         old = self.globals.get(sym.name)
         if old is not None:
+            if old.span.line:
+                self.duplicated.add(sym.name)
+            kind = f", as {a_kind(old.kind)}" + (f" of enum {T.show(old.type)}" if old.kind == "enumval" else "")
             self.error("duplicate", f"'{sym.name}' is already declared", sym.span,
-                       f"first declared at {old.span}" if old.span.line else f"'{sym.name}' is a built-in name")
+                       f"first declared at {old.span}{kind}; one of the two needs another name" if old.span.line
+                       else f"'{sym.name}' is a built-in name")
             return
         self.globals[sym.name] = sym
 
@@ -749,6 +754,8 @@ class Checker(ExpressionChecks):
         if sym is None:
             self.unknown("state field", ident.name, ident.span, [f.name for f in self.fields])
             return None
+        if sym.kind != "field" and ident.name in self.duplicated and sym is self.globals.get(ident.name):
+            return None  # declared twice: the duplicate is the error
         if sym.kind != "field":
             self.error("not-assignable", f"'{ident.name}' is {a_kind(sym.kind)}, "
                        "only state fields can be assigned", ident.span,

@@ -91,6 +91,11 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         msg = f"state field '{name}' has no initial value"
         line, col = _line_col(text, where)
         hint = f"a state field starts with a value: {name}: {kind} = VALUE"
+        if e.token.value == "in":  # `n: int in 0..5 = 0`: the range is the type
+            span = re.match(r"in\s+([^\s=]+)", text[e.token.start_pos:])
+            msg = f"state field '{name}': expected '=' and its initial value, got 'in'"
+            line, col = _line_col(text, e.token.start_pos)
+            hint = f"a range is the field's type: {name}: {span.group(1) if span else 'LO..HI'} = VALUE"
     elif isinstance(e, UnexpectedToken) and (where := _elif_before(text, e.token.start_pos)) is not None:
         msg = "expected 'else if', got 'elif'"
         line, col = _line_col(text, where)

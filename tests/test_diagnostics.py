@@ -2095,3 +2095,33 @@ def test_an_invariant_broken_in_the_initial_state_shows_that_state_and_no_line_t
     assert (f"{path}:6:1: error[invariant]: invariant does not hold in the initial state\n" in result.stderr)
     assert 'hint: the state as it starts: {"xs": [1, 2, 3]}\n' in result.stderr
     assert "finds a short line" not in result.stderr
+
+
+def test_a_field_named_like_an_enum_value_is_one_error_not_one_for_each_use(tmp_path):
+    # before, each use of `red` was checked as the enum value: 4 more errors, each about a type
+    text = snippet("""
+        enum color { red, blue }
+        state { red: 0..5 = 0  pick: color = blue }
+        action add { require red < 5  red += 1  pick = red }
+        turn { add }
+        terminal red == 5
+        score red
+        """)
+    path, errors = first_diagnostic(tmp_path, text)
+    assert [(d.code, d.span.line, d.span.col, d.message, d.hint) for d in errors.diagnostics] == [
+        ("duplicate", 2, 9, "'red' is already declared",
+         f"first declared at {path}:1:14, as a value of enum color; one of the two needs another name")]
+
+
+def test_a_range_written_after_in_is_pointed_at_with_the_range_as_the_type(tmp_path):
+    marked = snippet("""
+        state { n: int ‸in 0..5 = 0 }
+        action step { n += 1 }
+        turn { step }
+        terminal n == 5
+        score n
+        """)
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "syntax", at_line, at_col, "state field 'n': expected '=' and its initial value, got 'in'",
+        "a range is the field's type: n: 0..5 = VALUE"), errors.render()
