@@ -116,7 +116,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         at = e.token.start_pos if isinstance(e, UnexpectedToken) else e.pos_in_stream
         hint = _habit_hint(text, at, e.token.value if isinstance(e, UnexpectedToken) else text[at:at + 1], words)
         if hint is None and isinstance(e, UnexpectedToken):
-            hint = _misspelt_keyword(text, e.token, [w[1:-1] for w in words if re.fullmatch(r"'[a-z_]+'", w)])
+            hint, word = _misspelt_keyword(text, e.token, [w[1:-1] for w in words if re.fullmatch(r"'[a-z_]+'", w)])
+            if word is not None:  # the statement's first word: the error is there, not where parsing gave up
+                msg = f"expected a statement, got '{text[word:word + len(text[word:].split(None, 1)[0])]}'"
+                line, col = _line_col(text, word)
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
 
 
@@ -157,18 +160,19 @@ def _elif_before(text: str, at: int) -> Optional[int]:
     return start + found.start(1) if found else None
 
 
-def _misspelt_keyword(text: str, token: Token, expected: list) -> Optional[str]:
-    """A hint when the unexpected token is a misspelt keyword the parser expected there, or when
-    the statement it is in begins (on its line, or after a brace there) with a misspelt one."""
+def _misspelt_keyword(text: str, token: Token, expected: list) -> tuple:
+    """(hint, None) when the unexpected token is a misspelt keyword the parser expected there;
+    (hint, its offset) when the statement it is in begins (on its line, or after a brace there)
+    with a misspelt one; (None, None) otherwise."""
     if token.type == "NAME" and (near := did_you_mean(token.value, expected)):
-        return f"did you mean the keyword '{near}'?"
-    line = text[text.rfind("\n", 0, token.start_pos) + 1:token.start_pos]
-    first = re.search(r"(?:^|[{}])[ \t]*(\w+)[^{}]*$", line)
+        return f"did you mean the keyword '{near}'?", None
+    start = text.rfind("\n", 0, token.start_pos) + 1
+    first = re.search(r"(?:^|[{}])[ \t]*(\w+)[^{}]*$", text[start:token.start_pos])
     if first and first.group(1) in _HABITS:  # `elif` beginning a statement
-        return _HABITS[first.group(1)]
+        return _HABITS[first.group(1)], None
     if first and (near := misspelt_statement_word(first.group(1))):
-        return f"did you mean the keyword '{near}' for '{first.group(1)}'?"
-    return None
+        return f"did you mean the keyword '{near}' for '{first.group(1)}'?", start + first.start(1)
+    return None, None
 
 
 _HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "write `not` to negate",

@@ -1063,12 +1063,13 @@ def test_a_statement_from_another_language_gets_a_hint_not_a_misspelt_keyword(tm
 @pytest.mark.parametrize("text, hint", [
     ("state { moves: 0..9 = 0 }\n‸sorce \"a book\"\nLINE", "did you mean the keyword 'source'?"),
     ("‸acton go { moves += 1 }\nLINE", "did you mean the keyword 'action'?"),
-    ("state { moves: 0..9 = 0 }\naction go {\n    requre moves ‸< 5\n}\nLINE",
+    ("state { moves: 0..9 = 0 }\naction go {\n    ‸requre moves < 5\n}\nLINE",
      "did you mean the keyword 'require' for 'requre'?"),
-    ("state { moves: 0..9 = 0 }\naction go { optinal ‸{ moves += 1 } }\nLINE",
+    ("state { moves: 0..9 = 0 }\naction go { ‸optinal { moves += 1 } }\nLINE",
      "did you mean the keyword 'optional' for 'optinal'?"),
 ])
 def test_a_misspelt_keyword_gets_a_hint_with_the_keyword(tmp_path, text, hint):
+    # a statement keyword misspelt is pointed at, not the later token where parsing gave up
     tail = "action step { moves += 1 }\nturn { step }\nterminal moves == 9\nscore moves\n"
     clean, at_line, at_col = unmark(text.replace("LINE", tail))
     if "state {" not in clean:
