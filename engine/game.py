@@ -543,7 +543,8 @@ class CompiledGame:
 
     def state_json(self, s) -> dict:
         """The state by field name (records as objects, bags as sorted lists)."""
-        out = {name: rt.to_json(v) for name, v in zip(self.field_names, s)}
+        records = self.checker.records
+        out = {f.name: rt.to_json(v, f.type, records) for f, v in zip(self.checker.fields, s)}
         if self.num_players > 1:
             out["to_move"] = self.player_names[s[self.nstate - 2]]
         return out

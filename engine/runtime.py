@@ -421,27 +421,39 @@ def format_value(v) -> str:
     return repr(v) if not isinstance(v, str) else v
 
 
-def to_json(v):
-    """A value as JSON: records as objects, bags and sets as sorted lists."""
+def to_json(v, t: Optional[tuple] = None, records: Optional[dict] = None):
+    """A value as JSON: records as objects, bags and sets as sorted lists, maps keyed by names
+    (strings, enum values, players) as objects and other maps as lists of [key, value] pairs.
+    With its type `t` (and `records`, each record type's (field, type) pairs) a map is written by
+    its key type, so an empty map has the shape it has once it holds entries; without, by its keys."""
     if isinstance(v, bool) or v is None or isinstance(v, (int, float, str)):
         return v
     if isinstance(v, EnumValue):
         return v.name
+    head = t[0] if t else None
     if isinstance(v, Record):
         if type(v) is Cell:
             return [v[0], v[1]]
-        return {f: to_json(x) for f, x in zip(v._fields, v)}
+        types = dict(records.get(t[1], ())) if head == "record" and records else {}
+        return {f: to_json(x, types.get(f), records) for f, x in zip(v._fields, v)}
+    inner = t[1] if head in ("list", "set", "bag") else None
     if isinstance(v, Bag):
-        return [to_json(x) for x in v.items]
+        return [to_json(x, inner, records) for x in v.items]
     if isinstance(v, frozenset):
-        return [to_json(x) for x in _ordered(v)]
+        return [to_json(x, inner, records) for x in _ordered(v)]
     if isinstance(v, tuple):
-        return [to_json(x) for x in v]
+        parts = t[1] if head == "tuple" else [inner] * len(v)
+        return [to_json(x, p, records) for x, p in zip(v, parts)]
     if isinstance(v, FrozenMap):
         items = [(k, v[k]) for k in _ordered(v)]
-        if all(isinstance(k, (str, EnumValue)) for k, _ in items):
-            return {format_value(k): to_json(x) for k, x in items}
-        return [[to_json(k), to_json(x)] for k, x in items]
+        key, value = (t[1], t[2]) if head == "map" else (None, None)
+        if key is not None and key[0] != "any":
+            by_name = key[0] in ("str", "enum")
+        else:
+            by_name = all(isinstance(k, (str, EnumValue)) for k, _ in items)
+        if by_name:
+            return {format_value(k): to_json(x, value, records) for k, x in items}
+        return [[to_json(k, key, records), to_json(x, value, records)] for k, x in items]
     if isinstance(v, Graph):  # its edges, each once, in order
         return [[to_json(a), to_json(b)] for a in v.nodes for b in v.neighbours(a) if a < b]
     return format_value(v)

@@ -54,6 +54,26 @@ def test_tictactoe_has_5478_positions_and_255168_games(tictactoe):
     assert tictactoe["terminal_paths"] == 255168
 
 
+def test_a_map_keeps_its_json_shape_while_it_is_empty(tictactoe, tmp_path):
+    # the README: maps keyed by names are objects, other maps lists of [key, value] pairs. The
+    # marks are keyed by cells: a list from the empty board on, not {} until the first mark
+    marks = [step["state"]["marks"] for step in tictactoe["best_line"]]
+    assert marks[0] == [] and marks[1] == [[list(marks[1][0][0]), "X"]]
+    path = tmp_path / "keys.rules"
+    path.write_text("""
+enum colour { red, blue }
+record Box { held: map<int, colour> }
+state { by_colour: map<colour, int> = {}  box: Box = Box({})  n: 0..1 = 0 }
+action go { n += 1  by_colour[red] = 1  box = Box({3: blue}) }
+turn { go }
+terminal n == 1
+score n
+""", encoding="utf-8")
+    line = json.loads(run_engine("solve", path, "--json").stdout)["best_line"]
+    assert [(s["state"]["by_colour"], s["state"]["box"]) for s in line] == [
+        ({}, {"held": []}), ({"red": 1}, {"held": [[3, "blue"]]})]
+
+
 @pytest.mark.parametrize("depth", [[], ["--depth", "9"]])
 def test_solve_stops_with_a_clear_error_past_its_limit_of_states(depth):
     # tic-tac-toe has 5,478 positions (the published figure above): a limit of 5,478 solves it,
