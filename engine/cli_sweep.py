@@ -14,6 +14,14 @@ from .progress import ProgressBar
 from .runtime import plain_number
 
 
+def _as_json(value: str):
+    """A swept value (as `--set` text) as JSON gives it: a whole number, true or false for yes or
+    no, or the name of an enum value."""
+    if value in ("yes", "no"):
+        return value == "yes"
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
 def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     """Run `solve_one` (the solve command) with each value of the parameter args.sweep added to
     the --set values, its JSON read back, and print a row per value (or, with --json, one object
@@ -39,7 +47,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             with redirect_stdout(out), redirect_stderr(err):
                 code = solve_one(one)
         except UsageError as e:  # a combination the file forbids
-            runs.append({"swept": value, "forbidden": str(e)})
+            runs.append({"swept": _as_json(value), "forbidden": str(e)})
             continue
         except (RuleErrors, RuleRuntimeError):
             bar.close()
@@ -48,32 +56,32 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         if code != 0:
             bar.close()
             print(f"with --set {name}={value}:\n{err.getvalue().rstrip()}", file=sys.stderr)
-            runs.append({"swept": value, "error": err.getvalue().strip()})
+            runs.append({"swept": _as_json(value), "error": err.getvalue().strip()})
             status = 1
             continue
-        runs.append({"swept": value, **json.loads(out.getvalue())})
+        runs.append({"swept": _as_json(value), **json.loads(out.getvalue())})
     bar.close()
     if args.json:
         print(json.dumps({"game": game.title, "sweep": name, "runs": runs}))
     else:
-        _print_table(game, args, name, runs)
+        _print_table(game, args, name, values, runs)
     return status
 
 
-def _print_table(game, args, name: str, runs: list) -> None:
+def _print_table(game, args, name: str, values: list, runs: list) -> None:
     """One row per value: the value (or each player's), the distinct states and the seconds."""
     players = game.player_names
     heads = [name] + (["best score"] if len(players) == 1 else list(players)) + ["distinct states", "seconds"]
     rows = []
-    for r in runs:
+    for swept, r in zip(values, runs):  # each value as --set takes it
         if "forbidden" in r:
-            rows.append([r["swept"], "forbidden by the file"])
+            rows.append([swept, "forbidden by the file"])
         elif "error" in r:
-            rows.append([r["swept"], "failed: its error is on stderr"])
+            rows.append([swept, "failed: its error is on stderr"])
         else:
             cut = r["method"] == "exhaustive" and not r["complete"]
             value = [f"{plain_number(v)}" + (" (cut)" if cut else "") for v in r["value"]]
-            rows.append([r["swept"], *value, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])
+            rows.append([swept, *value, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])
     print(f"{titled(game, args.set)}: solved for each value of {name}"
           + (f", to depth {args.depth} (cut: the score where the lines stop)" if args.depth is not None else ""))
     widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k == 0 or len(row) == len(heads))])

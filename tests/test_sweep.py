@@ -31,7 +31,7 @@ def test_a_sweep_solves_once_for_each_value_and_prints_a_row_each(tmp_path):
     out = json.loads(run_engine("solve", path, "--sweep", "n", "--json").stdout)
     assert (out["game"], out["sweep"]) == ("reach", "n")
     assert [(run["swept"], run["set"], run["best_score"], run["distinct_states"]) for run in out["runs"]] == [
-        ("1", ["n=1"], 2, 3), ("2", ["n=2"], 3, 4), ("3", ["n=3"], 4, 5)]
+        (1, ["n=1"], 2, 3), (2, ["n=2"], 3, 4), (3, ["n=3"], 4, 5)]  # a whole number as a number
 
 
 def test_a_value_the_file_forbids_is_a_row_and_a_failing_solve_says_which_value(tmp_path):
@@ -62,3 +62,16 @@ def test_a_parameter_that_takes_any_value_cannot_be_swept():
     r = run_engine("solve", "rules/nidavellir.rules", "--sweep", "rounds")
     assert r.returncode == 2
     assert "rounds takes any value; a parameter to sweep takes yes or no" in r.stderr
+
+
+def test_a_swept_value_is_given_in_json_as_its_kind_and_in_the_table_as_set_takes_it(tmp_path):
+    # by hand: with `far` the target is 3 (best end 4), without it 1 (best end 2); `step` only names
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH.replace("param n in 1..3 = 1", "param far = no\nparam step in {short, long} = short")
+                    .replace("x >= n", "x >= (if far then 3 else 1)"))
+    out = json.loads(run_engine("solve", path, "--sweep", "far", "--json").stdout)
+    assert [(run["swept"], run["best_score"]) for run in out["runs"]] == [(True, 4), (False, 2)]
+    assert [run["swept"] for run in json.loads(run_engine("solve", path, "--sweep", "step", "--json").stdout)["runs"]] \
+        == ["short", "long"]
+    assert [row.split()[:2] for row in run_engine("solve", path, "--sweep", "far").stdout.splitlines()[2:]] == [
+        ["yes", "4"], ["no", "2"]]
