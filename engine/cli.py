@@ -197,8 +197,12 @@ def _with_check_hint(found: list, path: str, settings: dict) -> list:
 
 def _check_line(path: str, settings: dict) -> str:
     """A hint: the check command that finds a short line of moves to a rule failing."""
-    given = "".join(f" --set {k}={v}" for k, v in settings.items())
-    return f"`python -m engine check {path}{given}` finds a short line of moves that leads here"
+    return f"`python -m engine check {path}{_set_flags(settings)}` finds a short line of moves that leads here"
+
+
+def _set_flags(settings: dict) -> str:
+    """The parameters set, as the --set flags of a command pointed to."""
+    return "".join(f" --set {k}={v}" for k, v in settings.items())
 
 
 def _why_stuck(game, settings: dict, s) -> Counter:
@@ -301,7 +305,7 @@ def cmd_solve(args) -> int:
     try:
         return _solve(args, game, policy)
     except _Broken as e:
-        _print_broken(game, e)
+        _print_broken(game, _fewest_moves(game, e, args.max_states))
         return 1
     finally:
         if policy is not None:
@@ -311,9 +315,35 @@ def cmd_solve(args) -> int:
 class _Broken(Exception):
     """An invariant that does not hold in a state solve went through."""
 
-    def __init__(self, decl, moves: list, state):
+    def __init__(self, decl, moves: list, state, fewest: bool = False):
         super().__init__("invariant does not hold")
         self.decl, self.moves, self.state = decl, moves, state
+        self.fewest = fewest  # no line of fewer moves breaks an invariant
+
+
+def _fewest_moves(game, e: _Broken, limit: int) -> _Broken:
+    """The broken invariant with the fewest moves from the initial state: every state fewer moves
+    from it than e's line is checked, breadth first (chance outcomes too), equal keys once. The
+    exhaustive solve meets states depth first, so its line may be longer. Past `limit` states
+    the walk gives up and e stays as found."""
+    layer, seen = [(game.initial_state(), [])], {game.key(game.initial_state())}
+    for depth in range(len(e.moves)):
+        after = []
+        for s, line in layer:
+            if broken := game.broken_invariants(s):
+                return _Broken(broken[0], line, s, fewest=True)
+            if depth + 1 == len(e.moves) or game.is_terminal(s):
+                continue
+            ways = [m for m, _ in game.chance_outcomes(s)] if game.current_player(s) == CHANCE else \
+                game.legal_moves(s)
+            for m in ways:
+                if (k := game.key(t := game.apply(s, m))) not in seen:
+                    seen.add(k)
+                    after.append((t, line + [m]))
+            if len(seen) > limit:
+                return e
+        layer = after
+    return _Broken(e.decl, e.moves, e.state, fewest=True)
 
 
 def _invariants_hold(game) -> Optional[Callable]:
@@ -331,6 +361,9 @@ def _invariants_hold(game) -> Optional[Callable]:
 def _print_broken(game, e: _Broken) -> None:
     """An invariant that solve found broken: where, the moves that lead there and the state, on stderr."""
     where = f"after {counted(len(e.moves), 'move')}" if e.moves else "in the initial state"
+    if e.moves:
+        where += "; no fewer moves break an invariant" if e.fewest else \
+            "; a line the solve met (a shorter one was not looked for past --max-states states)"
     print(Diagnostic("invariant", f"invariant does not hold {where} (solve goes through every state)",
                      e.decl.span).render(game_sources(game)), file=sys.stderr)
     print("moves from the initial state" + (":" if e.moves else ": none"), file=sys.stderr)
@@ -464,7 +497,8 @@ def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     """Exit 1 for a game with more states than solve may hold, with the fields that vary most
     among the states found last and the ways on."""
     print(f"error: {args.file}: {why}more than {e.limit:,} states and not solved yet; solve holds each one in "
-          f"memory, so it stopped here. `stats {args.file}` shows how the states grow with depth, --depth N "
+          f"memory, so it stopped here. `stats {args.file}{_set_flags(parse_settings(args.set))}` shows how the states grow with depth, "
+          "--depth N "
           "solves the first N moves and --max-states N lets solve hold more; "
           + ("`search` and `play` look for good lines" if game.num_players == 1 else
              "`play` pits search agents against each other") + " in a game too big to solve", file=sys.stderr)

@@ -170,14 +170,31 @@ invariant n != 3
 def test_solve_checks_the_invariants_in_every_state_it_goes_through(tmp_path, options):
     # by hand: 3 is reached by 1 + 2, 2 + 1 or 1 + 1 + 1; solve values the moves in order, depth
     # first, so the first state of 3 it meets is after add 1, add 1, add 1 (`validate`'s 20 random
-    # playouts may miss it; solve may not)
+    # playouts may miss it; solve may not). It then reports the fewest moves: add 1, add 2 (the
+    # moves in order, breadth first)
     path = tmp_path / "five.rules"
     path.write_text(COUNT_TO_FIVE)
     r = run_engine("solve", path, *options)
     assert r.returncode == 1 and r.stdout == ""
-    assert (f"{path}:6:1: error[invariant]: invariant does not hold after 3 moves (solve goes through every "
-            "state)\n") in r.stderr
-    assert "  1. add 1\n  2. add 1\n  3. add 1\nstate: {\"n\": 3}\n" in r.stderr
+    assert (f"{path}:6:1: error[invariant]: invariant does not hold after 2 moves; no fewer moves break an "
+            "invariant (solve goes through every state)\n") in r.stderr
+    assert "  1. add 1\n  2. add 2\nstate: {\"n\": 3}\n" in r.stderr
+
+
+def test_a_broken_invariant_keeps_the_line_solve_met_when_a_shorter_one_would_take_too_many_states(tmp_path):
+    from engine.cli import _Broken, _fewest_moves
+    path = tmp_path / "five.rules"
+    path.write_text(COUNT_TO_FIVE)
+    game = load_game(str(path))
+    s, moves = game.initial_state(), []
+    for _ in range(3):
+        moves.append(game.legal_moves(s)[0])
+        s = game.apply(s, moves[-1])
+    met = _Broken(game.invariants[0][0], moves, s)
+    # breadth first, the walk holds n = 0..4 (one move: 1, 2; two: 3, 4) before it checks n = 3
+    assert _fewest_moves(game, met, limit=4) is met and not met.fewest
+    fewest = _fewest_moves(game, met, limit=5)
+    assert fewest.fewest and [game.describe(m) for m in fewest.moves] == ["add 1", "add 2"]
 
 
 def test_value_iteration_checks_the_invariants_in_every_state_it_finds(tmp_path):
@@ -276,6 +293,9 @@ def test_value_iteration_stops_at_its_limit_of_states(tmp_path):
     r = run_engine("solve", str(path), "--max-states", "31")
     assert r.returncode == 1 and "the game can come back to a state it was in" in r.stderr, r.stderr
     assert "more than 31 states and not solved yet" in r.stderr and "Traceback" not in r.stderr
+    # the stats command pointed to repeats the parameters set: without them it would count another game
+    r = run_engine("solve", str(path), "--max-states", "31", "--set", "goal=2")
+    assert f"`stats {path} --set goal=2` shows how the states grow" in r.stderr, r.stderr
     r = run_engine("solve", str(path), "--max-states", "0")
     assert r.returncode == 2 and "--max-states 0: expected a positive number" in r.stderr
 
