@@ -82,6 +82,10 @@ class Checker(ExpressionChecks):
         self._call_graph: dict[str, set] = {}
         self._current_action: Optional[str] = None
         self._in_chance = False  # inside a `chance` block: draws only, no choices
+        self._invariant: Optional[m.InvariantDecl] = None  # the file's invariant being checked: old(...) is allowed
+        self._in_old = False
+        self.step_invariants: set = set()  # ids of the invariants that read old(...): checked on each step
+        self.before_slot: Optional[int] = None  # where an invariant's environment holds the state before the step
         self._turn_level: set = set()  # ids of the statements directly in the turn block
         self.merge_slots: dict = {}  # id of each `merge equal paths` -> slots of the local names visible there
         self.scopes: list[dict] = []
@@ -532,7 +536,34 @@ class Checker(ExpressionChecks):
         self.top_level(d.cond, T.BOOL, "the terminal condition")
 
     def check_InvariantDecl(self, d):
-        self.top_level(d.cond, T.BOOL, "an invariant")
+        self._invariant = d
+        try:
+            self.top_level(d.cond, T.BOOL, "an invariant")
+        finally:
+            self._invariant = None
+
+    def old_call(self, e: m.Call) -> tuple:
+        """`old(EXPR)`: EXPR in the state before the last step (a move or a chance outcome), in an
+        invariant of the file, which is then checked on each step instead of in each state."""
+        if len(e.args) != 1 or e.args[0].name is not None:
+            self.error("arity", f"old() takes 1 argument, got {len(e.args)}", e.span,
+                       "old(EXPR) is EXPR in the state before the last step")
+            return T.ANY
+        if self._invariant is None or self._current_action is not None or self._in_old:
+            where = "inside old(...)" if self._in_old else "outside the file's invariants"
+            self.error("misplaced", f"old(...) {where}", e.func.span,
+                       "old(EXPR) reads the state before the last step, which only an `invariant` of the file "
+                       "sees (written in the invariant itself; EXPR may call defs)")
+            return self.expr(e.args[0].value)
+        self.step_invariants.add(id(self._invariant))
+        if self.before_slot is None:
+            self.before_slot = self.nslots
+            self.nslots += 1
+        self._in_old = True
+        try:
+            return self.expr(e.args[0].value)
+        finally:
+            self._in_old = False
 
     def check_ScoreDecl(self, d: m.ScoreDecl):
         self.per_player(d, "score for {}: EXPR", "a score")

@@ -24,7 +24,7 @@ BUILTINS = {
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
     "loose_ends": (2, 2),
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
-    "text": (1, 1), "graph": (1, 1), "nodes": (1, 1), "distance": (3, 3),
+    "text": (1, 1), "graph": (1, 1), "nodes": (1, 1), "distance": (3, 3), "old": (1, 1),
 }
 SIGNATURES = {
     "len": "c", "pairs": "c", "up_to": "k, c", "abs": "n", "keys": "m", "values": "m", "get": "m, k, d",
@@ -32,7 +32,7 @@ SIGNATURES = {
     "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
     "matches": "b, c, t", "places": "b, g, t", "beside": "c, s", "open_ends": "b, g", "loose_ends": "b, g",
     "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "text": "v", "graph": "edges",
-    "nodes": "g", "distance": "g, a, b",
+    "nodes": "g", "distance": "g, a, b", "old": "e",
 }
 """The parameters of the built-ins that are not aggregates, as the language reference names them."""
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union"}
@@ -259,6 +259,8 @@ class ExpressionChecks:
         self.syms[id(e.func)] = sym
         if sym.kind == "record":
             return self.record_call(e, sym)
+        if sym.kind == "builtin" and name == "old":
+            return self.old_call(e)
         if any(a.name is not None for a in e.args):
             self.error("named-argument", "only records take named arguments", next(a for a in e.args if a.name).span)
         argt = [self.expr(a.value) for a in e.args]

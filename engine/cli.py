@@ -253,11 +253,11 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
     for n in range(playouts):
         if until is not None and until <= game.reached_actions:
             return ended
-        s = game.initial_state()
+        s, before = game.initial_state(), None
         try:
             for step in range(steps + 1):
                 bar.update(n, f"move {step}")
-                for decl in game.broken_invariants(s):
+                for decl in game.broken_invariants(s) + (game.broken_steps(before, s) if step else []):
                     where = ("in the initial state" if step == 0 else f"after {counted(step, 'random move')}") + also
                     found.append(Diagnostic("invariant", f"invariant does not hold {where}", decl.span,
                                             None if step else "the state as it starts: "
@@ -271,7 +271,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                     ended += 1
                     break
                 if game.current_player(s) == CHANCE:
-                    s = game.apply(s, sample_outcome(game, s, rng))
+                    s, before = game.apply(s, sample_outcome(game, s, rng)), s
                     continue
                 moves = game.legal_moves_within(s, LIST_AT_MOST)
                 if moves is None:  # too many to list while the user waits: walk down the turn instead
@@ -285,7 +285,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                     stuck.append((step, s))
                 if move is None or step == steps:
                     break
-                s = game.apply(s, move)
+                s, before = game.apply(s, move), s
         except RuleRuntimeError as e:
             found.append(Diagnostic("runtime", f"{e.message} (in a random playout{also})", e.span, e.hint))
             return ended
@@ -315,10 +315,11 @@ def cmd_solve(args) -> int:
 class _Broken(Exception):
     """An invariant that does not hold in a state solve went through."""
 
-    def __init__(self, decl, moves: list, state, fewest: bool = False):
+    def __init__(self, decl, moves: list, state, fewest: bool = False, before=None):
         super().__init__("invariant does not hold")
         self.decl, self.moves, self.state = decl, moves, state
         self.fewest = fewest  # no line of fewer moves breaks an invariant
+        self.before = before  # an invariant that reads old(...): the state before the last step
 
 
 def _fewest_moves(game, e: _Broken, limit: int) -> _Broken:
@@ -332,30 +333,41 @@ def _fewest_moves(game, e: _Broken, limit: int) -> _Broken:
         for s, line in layer:
             if broken := game.broken_invariants(s):
                 return _Broken(broken[0], line, s, fewest=True)
-            if depth + 1 == len(e.moves) or game.is_terminal(s):
+            if depth + 1 == len(e.moves) and not game.step_invariants:
                 continue
-            ways = [m for m, _ in game.chance_outcomes(s)] if game.current_player(s) == CHANCE else \
-                game.legal_moves(s)
-            for m in ways:
-                if (k := game.key(t := game.apply(s, m))) not in seen:
+            for m, t in _steps(game, s):
+                if broken := game.broken_steps(s, t):
+                    return _Broken(broken[0], line + [m], t, fewest=True, before=s)
+                if depth + 1 < len(e.moves) and (k := game.key(t)) not in seen:
                     seen.add(k)
                     after.append((t, line + [m]))
             if len(seen) > limit:
                 return e
         layer = after
-    return _Broken(e.decl, e.moves, e.state, fewest=True)
+    return _Broken(e.decl, e.moves, e.state, fewest=True, before=e.before)
 
 
 def _invariants_hold(game) -> Optional[Callable]:
     """What solve tells each state it goes through: the file's invariants must hold there."""
-    if not game.invariants:
+    if not game.invariants and not game.step_invariants:
         return None
 
     def visit(s, line):
         broken = game.broken_invariants(s)
         if broken:
             raise _Broken(broken[0], line(), s)
+        for m, t in _steps(game, s) if game.step_invariants else ():  # each step on from s
+            if broken := game.broken_steps(s, t):
+                raise _Broken(broken[0], line() + [m], t, before=s)
     return visit
+
+
+def _steps(game, s) -> list:
+    """(move or chance outcome, the state it leads to) for each step on from state s."""
+    if game.is_terminal(s):
+        return []
+    ways = [m for m, _ in game.chance_outcomes(s)] if game.current_player(s) == CHANCE else game.legal_moves(s)
+    return [(m, game.apply(s, m)) for m in ways]
 
 
 def _print_broken(game, e: _Broken) -> None:
@@ -369,6 +381,8 @@ def _print_broken(game, e: _Broken) -> None:
     print("moves from the initial state" + (":" if e.moves else ": none"), file=sys.stderr)
     for i, m in enumerate(e.moves, 1):
         print(f"  {i}. {game.describe(m)}", file=sys.stderr)
+    if e.before is not None:
+        print(f"state before the last step: {json.dumps(game.state_json(e.before))}", file=sys.stderr)
     print(f"state: {json.dumps(game.state_json(e.state))}", file=sys.stderr)
 
 
@@ -603,7 +617,8 @@ def cmd_check(args) -> int:
         out = {"file": args.file, "ok": f is None, "examples": r.examples, "steps": r.steps,
                "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
                    "code": f.code, "message": f.message, "hint": f.hint, "at": f.span and str(f.span),
-                   "moves": list(f.moves), "fewest": f.fewest, "state": f.state}, "every_line": r.every_line,
+                   "moves": list(f.moves), "fewest": f.fewest, "state": f.state,
+                   **({"before": f.before} if f.before is not None else {})}, "every_line": r.every_line,
                "dead_ends": r.dead_ends, "interrupted": False}
         print(json.dumps(out))
     elif f is None:
@@ -630,7 +645,9 @@ def cmd_check(args) -> int:
                                                   else " (a short line; one of fewer moves may break it too):"))
         for i, label in enumerate(f.moves, 1):
             print(f"  {i}. {label}")
-        print(f"state: {f.state if isinstance(f.state, str) else json.dumps(f.state)}")
+        for name, x in (("state before the last step", f.before), ("state", f.state)):
+            if x is not None or name == "state":
+                print(f"{name}: {x if isinstance(x, str) else json.dumps(x)}")
     return 0 if f is None else 1
 
 

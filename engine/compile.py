@@ -265,6 +265,14 @@ class Compiler(PySource):
     def builtin(self, e, name, args):
         span = e.span
         a = args[0] if args else None
+        if name == "old":  # the argument read with the state before the step in place of this one
+            before, n = self.ck.before_slot, self.nfields + 2
+
+            def old(env):
+                then = list(env)
+                then[:n] = env[before]
+                return a(then)
+            return old
         if name in ("min", "max") and len(args) > 1:
             fn = min if name == "min" else max
             return lambda env: fn(x(env) for x in args)

@@ -143,7 +143,10 @@ class CompiledGame:
                           for d in checker.decls if isinstance(d, m.TriggerDecl)]
         self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
                            for d in checker.decls if isinstance(d, m.HeuristicDecl)}
-        self.invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
+        invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
+        self.invariants = [(d, f) for d, f in invariants if id(d) not in checker.step_invariants]
+        # those that read old(...): checked on each step, the state before it in before_slot
+        self.step_invariants = [(d, f) for d, f in invariants if id(d) in checker.step_invariants]
         chances = [d for d in checker.decls if isinstance(d, m.ChanceDecl)]
         self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span) for d in chances]
         self.chance_decls = chances
@@ -503,6 +506,17 @@ class CompiledGame:
         for decl, holds in self.invariants:
             with guard(decl.span, "the invariant"):
                 if not holds(self.env(s)):
+                    broken.append(decl)
+        return broken
+
+    def broken_steps(self, before, s) -> list:
+        """The invariants reading old(...) that do not hold on the step from state `before` to s."""
+        broken = []
+        for decl, holds in self.step_invariants:
+            env = self.env(s)
+            env[self.checker.before_slot] = before
+            with guard(decl.span, "the invariant"):
+                if not holds(env):
                     broken.append(decl)
         return broken
 

@@ -52,6 +52,7 @@ class Failure:
     state: object  # game.state_json(s), or repr(s) for a game without it
     hint: Optional[str] = None  # what may help, for a rule that failed
     fewest: bool = False  # every state fewer moves from the start was checked: no shorter line fails
+    before: object = None  # an invariant that reads old(...): the state before the last step, as `state`
 
 
 @attrs.frozen
@@ -348,7 +349,8 @@ class _Run:
         self.examples = self.steps = 0
         self.every_line = False  # the last Hypothesis run stopped for want of new lines
         self.dead_ends = 0  # lines that stopped where the game is not over but no move is legal
-        self.ninvariants = len(getattr(game, "invariants", ())) + len(extra)
+        self.ninvariants = len(getattr(game, "invariants", ())) + len(getattr(game, "step_invariants", ())) + \
+            len(extra)
         # key -> (line of moves, fingerprints, texts): for the labels of the legal moves, the keys
         # of the next states and the evaluations, a fingerprint (length and hash; the evaluations
         # themselves) and the start of their text for a message. Not the moves or next states:
@@ -362,7 +364,7 @@ class _Run:
         with self.guard(line, None, "initial_state"):
             s = self.game.initial_state()
         for step in range(max_steps + 1):
-            labels, nexts = self.visit(s, line)
+            labels, nexts = self.visit(s, line, last=step == max_steps)
             if not nexts and not self.game.is_terminal(s):
                 self.dead_ends += 1
             if not nexts or step == max_steps:
@@ -375,11 +377,15 @@ class _Run:
         if self.progress:
             self.progress(self.examples, self.steps)
 
-    def fail(self, code: str, message: str, span, line: list, s, hint: Optional[str] = None):
-        """Stop the line: raise the failure with the moves so far and state s."""
+    def fail(self, code: str, message: str, span, line: list, s, hint: Optional[str] = None, before=None):
+        """Stop the line: raise the failure with the moves so far and state s (and the state
+        `before` the last step, for an invariant that reads old(...))."""
         state_json = getattr(self.game, "state_json", None)
-        state = repr(s) if state_json is None or s is None else state_json(s)
-        raise _Found(Failure(code, message, span, tuple(line), state, hint))
+
+        def shown(x):
+            return repr(x) if state_json is None or x is None else state_json(x)
+        raise _Found(Failure(code, message, span, tuple(line), shown(s), hint,
+                             before=None if before is None else shown(before)))
 
     @contextmanager
     def guard(self, line: list, s, what: str):
@@ -394,8 +400,10 @@ class _Run:
         except Exception as e:
             self.fail("property", f"{what} raised {type(e).__name__}: {e}", None, line, s)
 
-    def visit(self, s, line: list) -> tuple:
-        """Check every property in state s; returns the labels and next states to choose from."""
+    def visit(self, s, line: list, last: bool = False) -> tuple:
+        """Check every property in state s; returns the labels and next states to choose from.
+        The steps on from s are checked too unless it is the `last` state of a line (a line of at
+        most so many moves must not fail one move further)."""
         g = self.game
         self.check_invariants(s, line)
         if getattr(g, "declares_view", False):  # the view must show every state, as validate's playouts ask
@@ -430,8 +438,21 @@ class _Run:
             self.fail("property", f"moves of one state have distinct labels: '{twice}' labels "
                       f"{labels.count(twice)} moves", None, line, s)
         nexts = tuple(self.apply_all(s, moves, labels, line))
+        if not last:
+            self.check_steps(s, line, labels, nexts)
         self.compare_with_equal_keys(s, line, labels, nexts)
         return labels, nexts
+
+    def check_steps(self, s, line: list, labels: tuple, nexts: tuple) -> None:
+        """The game's invariants that read old(...), on every step from s."""
+        broken_steps = getattr(self.game, "broken_steps", None)
+        if broken_steps is None or not self.game.step_invariants:
+            return
+        for label, t in zip(labels, nexts):
+            with self.guard(line + [label], t, "broken_invariants"):
+                broken = broken_steps(s, t)
+            if broken:
+                self.fail("invariant", "invariant does not hold", broken[0].span, line + [label], t, before=s)
 
     def check_invariants(self, s, line: list) -> None:
         """The game's own invariants, then the extra ones."""
