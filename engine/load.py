@@ -157,15 +157,15 @@ def other_settings(game: CompiledGame, settings: dict, most: int = 8, given: boo
 
 def _values_of(game: CompiledGame, d: m.Param) -> Optional[list]:
     """Every value (as `--set` text) of a parameter that takes yes or no, an enum value, or a
-    whole number from a range; None for any other."""
+    whole number from a range or a set of numbers; None for any other."""
     ck = game.checker
     t = ck.globals[d.name.name].type
     if t == T.BOOL:
         return ["yes", "no"]
     if t[0] == "enum":
         return list(ck.enums.get(t[1], ()))
-    if t == T.INT and isinstance(d.domain, m.RangeLit):
-        return [str(a) for a in game.compiler.expr(d.domain)(game.compiler.blank_env())]
+    if t == T.INT and isinstance(d.domain, (m.RangeLit, m.SetLit)):  # 1..8, or {8, 16, 32}
+        return [str(a) for a in sorted(game.compiler.expr(d.domain)(game.compiler.blank_env()))]
     return None
 
 
@@ -180,7 +180,7 @@ def sweep_values(game: CompiledGame, name: str) -> list:
     values = _values_of(game, params[name])
     if values is None:
         raise UsageError(f"--sweep {name}: {name} takes any value; a parameter to sweep takes yes or no, one of "
-                         "a set of names, or a whole number from a range such as 1..8")
+                         "a set of names or numbers, or a whole number from a range such as 1..8")
     return values
 
 

@@ -75,3 +75,10 @@ def test_a_swept_value_is_given_in_json_as_its_kind_and_in_the_table_as_set_take
         == ["short", "long"]
     assert [row.split()[:2] for row in run_engine("solve", path, "--sweep", "far").stdout.splitlines()[2:]] == [
         ["yes", "4"], ["no", "2"]]
+
+
+def test_a_parameter_from_a_set_of_numbers_is_swept_in_order(tmp_path):
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH.replace("param n in 1..3 = 1", "param n in {3, 1} = 1"))
+    out = json.loads(run_engine("solve", path, "--sweep", "n", "--json").stdout)
+    assert [(run["swept"], run["best_score"]) for run in out["runs"]] == [(1, 2), (3, 4)]  # n + 1, by hand
