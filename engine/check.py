@@ -761,7 +761,9 @@ class Checker(ExpressionChecks):
         t = self.expr(s.domain)
         el = T.element(t)
         if el is None or (t != T.ANY and t[0] == "map"):
-            self.error("type-mismatch", f"draw needs a list, set or bag, got {T.show(t)}", s.domain.span)
+            weighted = "bag(...) of a map draws each key with its value as its weight: draw x in " \
+                "bag({2: 9, 4: 1}) gives 2 nine times in ten" if t != T.ANY and t[0] == "map" else None
+            self.error("type-mismatch", f"draw needs a list, set or bag, got {T.show(t)}", s.domain.span, weighted)
             el = T.ANY
         self.bind(s.targets, el, s.domain.span, self.scopes[-1])
 

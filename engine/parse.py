@@ -265,6 +265,12 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
     if got in _HABITS:
         return _HABITS[got]
+    if re.search(r"\bdraw\b.*\bweights\b", line_before):
+        return "a weighted draw draws from a bag: draw x in bag({2: 9, 4: 1}) gives 2 nine times in ten"
+    if got == ":" and (opened := _open_bracket(text, at)) is not None and text[opened] == "[" and \
+            re.search(r"[\w)\]]\s*$", text[:opened]):
+        return "there are no slices: a part of a list is a comprehension, [xs[i] for i in a..b], and the list " \
+               "reversed [xs[len(xs) - 1 - i] for i in 0..len(xs) - 1]"
     if got == ">" and line_before.endswith("<"):
         return "write `!=`"
     if got == "*" and line_before.endswith("*"):

@@ -873,6 +873,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
      "the names to take a tuple apart are written without brackets: let a, b ..."),
     ("moves += 9 ‸/ 2", "numbers in rules are whole: `a // b` divides and rounds down"),
     ("moves += 2 *‸* 3", "there is no power operator: multiply (x * x)"),
+    ("moves += len([1, 2, 3][1‸:])", "there are no slices: a part of a list is a comprehension, [xs[i] for i in "
+                                     "a..b], and the list reversed [xs[len(xs) - 1 - i] for i in 0..len(xs) - 1]"),
     ("moves += 1  done = done.negate‸()",
      "values have no methods: a function takes the value as an argument, as in len(x)"),
     ("moves += count(x for x in 1..3 ‸if x > 1)", "a filter is written with `where`: [x for x in xs where COND]"),
@@ -2126,3 +2128,20 @@ def test_a_range_written_after_in_is_pointed_at_with_the_range_as_the_type(tmp_p
     assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
         "syntax", at_line, at_col, "state field 'n': expected '=' and its initial value, got 'in'",
         "a range is the field's type: n: 0..5 = VALUE"), errors.render()
+
+
+def test_a_draw_with_weights_or_from_a_map_hints_at_a_bag(tmp_path):
+    weighted = "draw draws from a bag: draw x in bag({2: 9, 4: 1}) gives 2 nine times in ten"
+    game = """state { v: 0..4 = 0  done: bool = no }
+chance when not done { DRAW  v = x  done = yes }
+action stop { require done }
+turn { stop }
+terminal done
+score v
+"""
+    for draw, code, hint in [("draw x in [2, 4] weights [9‸, 1]", "syntax", "a weighted " + weighted),
+                             ("draw x in ‸{2: 9, 4: 1}", "type-mismatch", "bag(...) of a map draws each key with "
+                                                                         "its value as its weight: draw x in bag({2: "
+                                                                         "9, 4: 1}) gives 2 nine times in ten")]:
+        d, (at_line, at_col), errors = first_at_marker(tmp_path, game.replace("DRAW", draw))
+        assert (d.code, d.span.line, d.span.col, d.hint) == (code, at_line, at_col, hint), errors.render()
