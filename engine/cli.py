@@ -299,13 +299,20 @@ def cmd_solve(args) -> int:
     if args.max_states < 1:
         raise UsageError(f"--max-states {args.max_states}: expected a positive number")
     game = load_game(args.file, parse_settings(args.set))
+    texts = args.invariant or []
+    try:
+        extra = command_line_predicates(game, texts)
+    except RuleErrors as e:  # the expression is an argument: a usage error, shown with a caret
+        print(e.render(), file=sys.stderr)
+        return 2
     if args.plot:
         check_plot_target(args.plot)
     policy = PolicyFile(args.policy, game, EXACT_PLACES) if args.policy else None
+    broken = _first_broken(game, extra)
     try:
-        return _solve(args, game, policy)
+        return _solve(args, game, policy, _invariants_hold(game, broken, bool(extra)))
     except _Broken as e:
-        _print_broken(game, _fewest_moves(game, e, args.max_states))
+        _print_broken(game, _fewest_moves(game, e, args.max_states, broken), texts)
         return 1
     finally:
         if policy is not None:
@@ -322,7 +329,16 @@ class _Broken(Exception):
         self.before = before  # an invariant that reads old(...): the state before the last step
 
 
-def _fewest_moves(game, e: _Broken, limit: int) -> _Broken:
+def _first_broken(game, extra: list) -> Callable:
+    """broken(s): the first invariant of the file, then of `extra` ((declaration, state -> bool)
+    pairs, from --invariant), that does not hold in state s; None when all hold."""
+    def broken(s):
+        found = game.broken_invariants(s)
+        return found[0] if found else next((decl for decl, holds in extra if not holds(s)), None)
+    return broken
+
+
+def _fewest_moves(game, e: _Broken, limit: int, broken: Callable) -> _Broken:
     """The broken invariant with the fewest moves from the initial state: every state fewer moves
     from it than e's line is checked, breadth first (chance outcomes too), equal keys once. The
     exhaustive solve meets states depth first, so its line may be longer. Past `limit` states
@@ -331,13 +347,13 @@ def _fewest_moves(game, e: _Broken, limit: int) -> _Broken:
     for depth in range(len(e.moves)):
         after = []
         for s, line in layer:
-            if broken := game.broken_invariants(s):
-                return _Broken(broken[0], line, s, fewest=True)
+            if (decl := broken(s)) is not None:
+                return _Broken(decl, line, s, fewest=True)
             if depth + 1 == len(e.moves) and not game.step_invariants:
                 continue
             for m, t in _steps(game, s):
-                if broken := game.broken_steps(s, t):
-                    return _Broken(broken[0], line + [m], t, fewest=True, before=s)
+                if stepped := game.broken_steps(s, t):
+                    return _Broken(stepped[0], line + [m], t, fewest=True, before=s)
                 if depth + 1 < len(e.moves) and (k := game.key(t)) not in seen:
                     seen.add(k)
                     after.append((t, line + [m]))
@@ -347,18 +363,18 @@ def _fewest_moves(game, e: _Broken, limit: int) -> _Broken:
     return _Broken(e.decl, e.moves, e.state, fewest=True, before=e.before)
 
 
-def _invariants_hold(game) -> Optional[Callable]:
-    """What solve tells each state it goes through: the file's invariants must hold there."""
-    if not game.invariants and not game.step_invariants:
+def _invariants_hold(game, broken: Callable, extra: bool) -> Optional[Callable]:
+    """What solve tells each state it goes through: the invariants must hold there (those of the
+    file, and with `extra` those of --invariant, as `broken` finds them)."""
+    if not game.invariants and not game.step_invariants and not extra:
         return None
 
     def visit(s, line):
-        broken = game.broken_invariants(s)
-        if broken:
-            raise _Broken(broken[0], line(), s)
+        if (decl := broken(s)) is not None:
+            raise _Broken(decl, line(), s)
         for m, t in _steps(game, s) if game.step_invariants else ():  # each step on from s
-            if broken := game.broken_steps(s, t):
-                raise _Broken(broken[0], line() + [m], t, before=s)
+            if stepped := game.broken_steps(s, t):
+                raise _Broken(stepped[0], line() + [m], t, before=s)
     return visit
 
 
@@ -370,14 +386,14 @@ def _steps(game, s) -> list:
     return [(m, game.apply(s, m)) for m in ways]
 
 
-def _print_broken(game, e: _Broken) -> None:
+def _print_broken(game, e: _Broken, texts: list) -> None:
     """An invariant that solve found broken: where, the moves that lead there and the state, on stderr."""
     where = f"after {counted(len(e.moves), 'move')}" if e.moves else "in the initial state"
     if e.moves:
         where += "; no fewer moves break an invariant" if e.fewest else \
             "; a line the solve met (a shorter one was not looked for past --max-states states)"
     print(Diagnostic("invariant", f"invariant does not hold {where} (solve goes through every state)",
-                     e.decl.span).render(game_sources(game)), file=sys.stderr)
+                     e.decl.span).render({**game_sources(game), INVARIANT_SOURCE: "\n".join(texts)}), file=sys.stderr)
     print("moves from the initial state" + (":" if e.moves else ": none"), file=sys.stderr)
     for i, m in enumerate(e.moves, 1):
         print(f"  {i}. {game.describe(m)}", file=sys.stderr)
@@ -386,7 +402,7 @@ def _print_broken(game, e: _Broken) -> None:
     print(f"state: {json.dumps(game.state_json(e.state))}", file=sys.stderr)
 
 
-def _solve(args, game, policy: Optional[PolicyFile]) -> int:
+def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) -> int:
     t0 = time.perf_counter()
     bar, values_bar = ProgressBar(args.depth, "moves deep"), ProgressBar(None, "states valued")
 
@@ -396,14 +412,14 @@ def _solve(args, game, policy: Optional[PolicyFile]) -> int:
     try:
         sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
                     valued=values_bar.update, rng=random.Random(args.seed),
-                    decided=policy.decided if policy is not None else None, visit=_invariants_hold(game))
+                    decided=policy.decided if policy is not None else None, visit=visit)
     except _Broken:
         bar.close()
         values_bar.close()
         raise
     except Cycle:
         values_bar.close()
-        return _solve_by_iteration(args, game, t0, policy)
+        return _solve_by_iteration(args, game, t0, policy, visit)
     except TooManyStates as e:
         bar.close()
         values_bar.close()
@@ -526,7 +542,7 @@ def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     return 1
 
 
-def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile]) -> int:
+def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], visit: Optional[Callable]) -> int:
     """solve for a game that can come back to a state: value iteration over all its states."""
     if args.plot:
         raise UsageError("--plot: the game can come back to a state it was in, so it has no count of paths to plot")
@@ -540,7 +556,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile]) -> 
     try:
         fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept,
                             rng=random.Random(args.seed), decided=policy.decided if policy is not None else None,
-                            visit=_invariants_hold(game))
+                            visit=visit)
     except _Broken:
         found.close()
         raise
@@ -675,6 +691,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="solve once for each value of the parameter NAME, a row each")
     s.add_argument("--policy", metavar="FILE.jsonl",
                    help="write the best move in every state where a player moves, one JSON object a line")
+    s.add_argument("--invariant", action="append", metavar="EXPR",
+                   help="one more invariant, checked in every state the solve goes through (repeatable)")
     s.set_defaults(run=cmd_solve)
     c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")
     c.add_argument("file", metavar="FILE")

@@ -182,7 +182,7 @@ def test_solve_checks_the_invariants_in_every_state_it_goes_through(tmp_path, op
 
 
 def test_a_broken_invariant_keeps_the_line_solve_met_when_a_shorter_one_would_take_too_many_states(tmp_path):
-    from engine.cli import _Broken, _fewest_moves
+    from engine.cli import _Broken, _fewest_moves, _first_broken
     path = tmp_path / "five.rules"
     path.write_text(COUNT_TO_FIVE)
     game = load_game(str(path))
@@ -192,8 +192,9 @@ def test_a_broken_invariant_keeps_the_line_solve_met_when_a_shorter_one_would_ta
         s = game.apply(s, moves[-1])
     met = _Broken(game.invariants[0][0], moves, s)
     # breadth first, the walk holds n = 0..4 (one move: 1, 2; two: 3, 4) before it checks n = 3
-    assert _fewest_moves(game, met, limit=4) is met and not met.fewest
-    fewest = _fewest_moves(game, met, limit=5)
+    broken = _first_broken(game, [])
+    assert _fewest_moves(game, met, 4, broken) is met and not met.fewest
+    fewest = _fewest_moves(game, met, 5, broken)
     assert fewest.fewest and [game.describe(m) for m in fewest.moves] == ["add 1", "add 2"]
 
 
@@ -597,3 +598,19 @@ def test_solve_counts_the_dead_ends_it_values_as_ends(tmp_path, text, method):
     r = run_engine("solve", path)
     assert "  dead ends: 1 state not terminal but with no legal move, each valued by the score" in r.stdout
     assert "dead ends" not in run_engine("solve", "rules/tictactoe.rules").stdout
+
+
+def test_solve_checks_an_invariant_given_on_the_command_line_in_every_state():
+    # by hand: each move adds one mark, and a game can last 9 moves, so the first state with 7
+    # marks is 7 moves in; a full board has 9 marks, so `<= 9` holds everywhere
+    r = run_engine("solve", "rules/tictactoe.rules", "--invariant", "len(marks) < 7")
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.startswith("--invariant:1:1: error[invariant]: invariant does not hold after 7 moves; no "
+                               "fewer moves break an invariant (solve goes through every state)\n"
+                               "  1 | len(marks) < 7\n")
+    held = run_engine("solve", "rules/tictactoe.rules", "--invariant", "len(marks) <= 9", "--json")
+    plain = run_engine("solve", "rules/tictactoe.rules", "--json")
+    strip = [{k: v for k, v in json.loads(x.stdout).items() if k != "seconds"} for x in (held, plain)]
+    assert held.returncode == 0 and strip[0] == strip[1]
+    r = run_engine("solve", "rules/tictactoe.rules", "--invariant", "len(mark) < 7")
+    assert r.returncode == 2 and "--invariant:1:5: error[unknown-name]: unknown name 'mark'" in r.stderr
