@@ -444,7 +444,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
         "complete": sol.complete,
         "value": [plain_number(v, EXACT_PLACES) for v in sol.value],
         "players": list(names),
-        "best_line": game.line_json(sol.best_line),
+        "best_line": game.line_json(sol.best_line, views=args.show),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in sorted(sol.outcomes.items(), key=lambda kv: (-kv[1], kv[0]))],
         "seconds": round(seconds, 3),
@@ -466,7 +466,8 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
     _print_dead_ends(sol.dead_ends)
-    _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed)
+    _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
+                          show=args.show)
     _print_policy(policy)
     return 0
 
@@ -497,11 +498,12 @@ weights, exact but for the float's last bits (the text rounds to 4)."""
 
 
 def _print_value_and_line(game, value: tuple, line: list, again: bool = False, cut: Optional[int] = None,
-                          seed: int = 0) -> None:
+                          seed: int = 0, show: bool = False) -> None:
     """The value under best play (a best score for one player) and the best line, its chance
     outcomes drawn with the seed, with how it ends when it stops short of the end: (again) back
     at a state it was in, (cut) after that many moves, where the score of the unfinished game
-    stands in for its end, or cut at LINE_LIMIT moves."""
+    stands in for its end, or cut at LINE_LIMIT moves. With `show`, the initial state and the
+    state after each step through the file's view."""
     where = "" if cut is None else f" after {cut:,} moves"
     if game.num_players == 1:
         print(f"  best score{where}: {plain_number(value[0])}")
@@ -510,8 +512,12 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
     chance = game.chance_steps(line)
     print("  best line" + (f" (chance outcomes drawn by weight with --seed {seed}: one way the game may go):"
                            if any(chance) else ":"))
-    for (mv, _), by_chance in zip(line, chance):
+    if show:
+        _print_view(game, game.initial_state())
+    for (mv, s), by_chance in zip(line, chance):
         print(f"    {'chance: ' if by_chance else ''}{game.describe(mv)}")
+        if show:
+            _print_view(game, s)
     last = line[-1][1] if line else game.initial_state()
     if again:
         print("    and round again: the line comes back to a state it was in, so best play never ends there, "
@@ -523,13 +529,17 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
         print("    then the lines stop: the score of a game not over stands in for its end")
 
 
+def _print_view(game, s) -> None:
+    """State s through the file's view, under a step of a line."""
+    print("\n".join("      " + row for row in game.view(s).splitlines()))
+
+
 def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     """Exit 1 for a game with more states than solve may hold, with the fields that vary most
     among the states found last and the ways on."""
     print(f"error: {args.file}: {why}more than {e.limit:,} states and not solved yet; solve holds each one in "
-          f"memory, so it stopped here. `stats {args.file}{_set_flags(parse_settings(args.set))}` shows how the states grow with depth, "
-          "--depth N "
-          "solves the first N moves and --max-states N lets solve hold more; "
+          f"memory, so it stopped here. `stats {args.file}{_set_flags(parse_settings(args.set))}` shows how the "
+          "states grow with depth, --depth N solves the first N moves and --max-states N lets solve hold more; "
           + ("`search` and `play` look for good lines" if game.num_players == 1 else
              "`play` pits search agents against each other") + " in a game too big to solve", file=sys.stderr)
     spread = game.fields_spread(e.keys)  # a state is its own key
@@ -574,7 +584,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     out = {"game": game.title, "set": settings_given(args.set), "method": "value iteration",
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
-           "best_line": game.line_json(fp.best_line), "seconds": round(seconds, 3)}
+           "best_line": game.line_json(fp.best_line, views=args.show), "seconds": round(seconds, 3)}
     _name_policy(policy, out)
     if args.json:
         print(json.dumps(out))
@@ -583,7 +593,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
           "state it was in; a line that never ends is worth 0)")
     print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
     _print_dead_ends(fp.dead_ends)
-    _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed)
+    _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
     _print_policy(policy)
     return 0
 
@@ -691,6 +701,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="solve once for each value of the parameter NAME, a row each")
     s.add_argument("--policy", metavar="FILE.jsonl",
                    help="write the best move in every state where a player moves, one JSON object a line")
+    s.add_argument("--show", action="store_true",
+                   help="print the states along the best line through the file's view (--json: a view in each step)")
     s.add_argument("--invariant", action="append", metavar="EXPR",
                    help="one more invariant, checked in every state the solve goes through (repeatable)")
     s.set_defaults(run=cmd_solve)

@@ -567,9 +567,12 @@ class CompiledGame:
         """For each step of a line [(move, state), ...] from the initial state, whether chance made it."""
         return [self.current_player(s) == CHANCE for s in [self._initial] + [s for _, s in line[:-1]]]
 
-    def line_json(self, line) -> list:
+    def line_json(self, line, views: bool = False) -> list:
         """A line [(move, state), ...] from the initial state, as {"move", "state"} objects; a
-        step chance made has `"chance": true`."""
-        return [{"move": "start", "state": self.state_json(self._initial)}] + [
-            {"move": self.describe(mv), "state": self.state_json(s), **({"chance": True} if by_chance else {})}
+        step chance made has `"chance": true`, and with `views` each has its `view` too."""
+        def step(move: str, s, *extra) -> dict:
+            return {"move": move, "state": self.state_json(s), **dict(extra),
+                    **({"view": self.view(s)} if views else {})}
+        return [step("start", self._initial)] + [
+            step(self.describe(mv), s, *([("chance", True)] if by_chance else []))
             for (mv, s), by_chance in zip(line, self.chance_steps(line))]

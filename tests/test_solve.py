@@ -614,3 +614,18 @@ def test_solve_checks_an_invariant_given_on_the_command_line_in_every_state():
     assert held.returncode == 0 and strip[0] == strip[1]
     r = run_engine("solve", "rules/tictactoe.rules", "--invariant", "len(mark) < 7")
     assert r.returncode == 2 and "--invariant:1:5: error[unknown-name]: unknown name 'mark'" in r.stderr
+
+
+def test_solve_show_draws_each_state_of_the_best_line_through_the_view():
+    out = json.loads(run_engine("solve", "rules/tictactoe.rules", "--show", "--json").stdout)
+    line = out["best_line"]
+    assert line[0]["view"] == "...\n...\n..."
+    for before, step in zip(line, line[1:]):  # the move's mark, where its label says, and nothing else
+        player, (r, c) = step["move"][0], (int(step["move"][-5]), int(step["move"][-2]))
+        rows = [list(row) for row in before["view"].splitlines()]
+        rows[r][c] = player
+        assert step["view"] == "\n".join("".join(row) for row in rows)
+    text = run_engine("solve", "rules/tictactoe.rules", "--show").stdout
+    drawn = "".join(f"    {s['move']}\n" + "".join(f"      {row}\n" for row in s["view"].splitlines())
+                    for s in line[1:])
+    assert "  best line:\n      ...\n      ...\n      ...\n" + drawn in text
