@@ -312,7 +312,12 @@ def cmd_solve(args) -> int:
     try:
         return _solve(args, game, policy, _invariants_hold(game, broken, bool(extra)))
     except _Broken as e:
-        _print_broken(game, _fewest_moves(game, e, args.max_states, broken), texts)
+        e = _fewest_moves(game, e, args.max_states, broken)
+        message = _print_broken(game, e, texts)
+        if args.json:
+            print(json.dumps({"file": args.file, "error": message, "at": str(e.decl.span),
+                              "moves": [game.describe(m) for m in e.moves], "state": game.state_json(e.state),
+                              **({"before": game.state_json(e.before)} if e.before is not None else {})}))
         return 1
     finally:
         if policy is not None:
@@ -386,20 +391,23 @@ def _steps(game, s) -> list:
     return [(m, game.apply(s, m)) for m in ways]
 
 
-def _print_broken(game, e: _Broken, texts: list) -> None:
-    """An invariant that solve found broken: where, the moves that lead there and the state, on stderr."""
+def _print_broken(game, e: _Broken, texts: list) -> str:
+    """An invariant that solve found broken: where, the moves that lead there and the state, on
+    stderr; returns the message."""
     where = f"after {counted(len(e.moves), 'move')}" if e.moves else "in the initial state"
     if e.moves:
         where += "; no fewer moves break an invariant" if e.fewest else \
             "; a line the solve met (a shorter one was not looked for past --max-states states)"
-    print(Diagnostic("invariant", f"invariant does not hold {where} (solve goes through every state)",
-                     e.decl.span).render({**game_sources(game), INVARIANT_SOURCE: "\n".join(texts)}), file=sys.stderr)
+    message = f"invariant does not hold {where} (solve goes through every state)"
+    print(Diagnostic("invariant", message, e.decl.span).render({**game_sources(game),
+                                                               INVARIANT_SOURCE: "\n".join(texts)}), file=sys.stderr)
     print("moves from the initial state" + (":" if e.moves else ": none"), file=sys.stderr)
     for i, m in enumerate(e.moves, 1):
         print(f"  {i}. {game.describe(m)}", file=sys.stderr)
     if e.before is not None:
         print(f"state before the last step: {json.dumps(game.state_json(e.before))}", file=sys.stderr)
     print(f"state: {json.dumps(game.state_json(e.state))}", file=sys.stderr)
+    return message
 
 
 def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) -> int:
@@ -426,10 +434,9 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
         return _too_many_states(args, game, e, "")
     except Endless as e:
         values_bar.close()
-        print(f"error: {args.file}: a line of play goes on for {len(e.line):,} moves without ending or coming back "
-              f"to a state it was in (it begins {', '.join(game.describe(m) for m in e.line[:3])}, ...), so it has "
-              "no end to solve to; --depth N solves the first N moves", file=sys.stderr)
-        return 1
+        return _solve_failed(args, f"a line of play goes on for {len(e.line):,} moves without ending or coming "
+                             f"back to a state it was in (it begins {', '.join(game.describe(m) for m in e.line[:3])}, "
+                             "...), so it has no end to solve to; --depth N solves the first N moves")
     bar.close()
     values_bar.close()
     seconds = time.perf_counter() - t0
@@ -537,18 +544,27 @@ def _print_view(game, s) -> None:
 def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     """Exit 1 for a game with more states than solve may hold, with the fields that vary most
     among the states found last and the ways on."""
-    print(f"error: {args.file}: {why}more than {e.limit:,} states and not solved yet; solve holds each one in "
-          f"memory, so it stopped here. `stats {args.file}{_set_flags(parse_settings(args.set))}` shows how the "
-          "states grow with depth, --depth N solves the first N moves and --max-states N lets solve hold more; "
-          + ("`search` and `play` look for good lines" if game.num_players == 1 else
-             "`play` pits search agents against each other") + " in a game too big to solve", file=sys.stderr)
+    message = (f"{why}more than {e.limit:,} states and not solved yet; solve holds each one in memory, so it "
+               f"stopped here. `stats {args.file}{_set_flags(parse_settings(args.set))}` shows how the states grow "
+               "with depth, --depth N solves the first N moves and --max-states N lets solve hold more; "
+               + ("`search` and `play` look for good lines" if game.num_players == 1 else
+                  "`play` pits search agents against each other") + " in a game too big to solve")
     spread = game.fields_spread(e.keys)  # a state is its own key
     if spread:
-        print(f"  the fields with the most values in the {len(e.keys):,} states found last: "
-              + ", ".join(f"{name} {counted(n, 'value')}" + (f" ({lo:,}..{hi:,})" if lo is not None else "")
-                          for name, n, lo, hi in spread)
-              + "; if one of them takes ever new values (a number that grows without bound, say), a range type "
-              "with `clamp`, or an end the game reaches first, keeps the states finite", file=sys.stderr)
+        message += (f"\n  the fields with the most values in the {len(e.keys):,} states found last: "
+                    + ", ".join(f"{name} {counted(n, 'value')}" + (f" ({lo:,}..{hi:,})" if lo is not None else "")
+                                for name, n, lo, hi in spread)
+                    + "; if one of them takes ever new values (a number that grows without bound, say), a range "
+                    "type with `clamp`, or an end the game reaches first, keeps the states finite")
+    return _solve_failed(args, message)
+
+
+def _solve_failed(args, message: str, **more) -> int:
+    """Exit 1 for a solve that could not finish: the message on stderr, and with --json an object
+    on stdout too, {"file", "error"} and what `more` adds, so a script reading it learns why."""
+    print(f"error: {args.file}: {message}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"file": args.file, "error": message, **more}))
     return 1
 
 
@@ -576,9 +592,8 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
                                                "holds every state it can reach; ")
     sweeps.close()
     if not fp.converged:
-        print(f"error: {args.file}: the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of value "
-              "iteration, so they are no fixed point; --depth N solves the first N moves", file=sys.stderr)
-        return 1
+        return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of "
+                             "value iteration, so they are no fixed point; --depth N solves the first N moves")
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
     out = {"game": game.title, "set": settings_given(args.set), "method": "value iteration",

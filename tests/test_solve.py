@@ -82,6 +82,8 @@ def test_solve_stops_with_a_clear_error_past_its_limit_of_states(depth):
     assert fits.returncode == 0 and json.loads(fits.stdout)["distinct_states"] == 5478, fits.stderr
     r = run_engine("solve", "rules/tictactoe.rules", "--max-states", "5477", *depth)
     assert r.returncode == 1 and r.stdout == "" and "Traceback" not in r.stderr, r.stderr
+    out = json.loads(run_engine("solve", "rules/tictactoe.rules", "--max-states", "5477", *depth, "--json").stdout)
+    assert out["file"] == "rules/tictactoe.rules" and out["error"].startswith("more than 5,477 states")
     assert "rules/tictactoe.rules: more than 5,477 states and not solved yet" in r.stderr
     assert "`stats rules/tictactoe.rules`" in r.stderr and "--depth N" in r.stderr and "--max-states N" in r.stderr
     # search plans for one player: with two, play is the way on
@@ -175,10 +177,17 @@ def test_solve_checks_the_invariants_in_every_state_it_goes_through(tmp_path, op
     path = tmp_path / "five.rules"
     path.write_text(COUNT_TO_FIVE)
     r = run_engine("solve", path, *options)
-    assert r.returncode == 1 and r.stdout == ""
+    assert r.returncode == 1
     assert (f"{path}:6:1: error[invariant]: invariant does not hold after 2 moves; no fewer moves break an "
             "invariant (solve goes through every state)\n") in r.stderr
     assert "  1. add 1\n  2. add 2\nstate: {\"n\": 3}\n" in r.stderr
+    if "--json" in options:  # a script reading stdout learns what failed and where
+        assert json.loads(r.stdout) == {
+            "file": str(path), "at": f"{path}:6:1", "moves": ["add 1", "add 2"], "state": {"n": 3},
+            "error": "invariant does not hold after 2 moves; no fewer moves break an invariant (solve goes "
+                     "through every state)"}
+    else:
+        assert r.stdout == ""
 
 
 def test_a_broken_invariant_keeps_the_line_solve_met_when_a_shorter_one_would_take_too_many_states(tmp_path):
