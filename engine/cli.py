@@ -19,7 +19,8 @@ from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, c
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_parsers, check_depth
 from .cli_sweep import sweep
-from .lint import dead_ends, endless, joined, partial_tables, stale_labels, unapplied, unreached, unused
+from .lint import (dead_ends, endless, joined, partial_tables, stale_labels, unapplied, unread_lets, unreached,
+                   unused)
 from .plots import check_plot_target, score_histogram
 from .policy_file import PolicyFile
 from .progress import ProgressBar
@@ -101,7 +102,7 @@ def cmd_validate(args) -> int:
             print(f"{path}: {counted(len(e.diagnostics), 'error')}", file=sys.stderr)
             failed = True
             continue
-        problems = (unused(game.checker) + stale_labels(game.checker) + partial_tables(game.checker)
+        problems = (unused(game.checker) + unread_lets(game.checker) + stale_labels(game.checker) + partial_tables(game.checker)
                     + _simulate(game, args.playouts, args.steps, settings))
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)

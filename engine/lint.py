@@ -2,7 +2,10 @@
 that never ended or stopped at a dead end."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Optional
+
+import attrs
 
 from . import model as m
 from .check import Checker, names_in, state_slots
@@ -25,6 +28,36 @@ def unused(ck: Checker) -> list:
             out.append(Diagnostic("unused", f"{what} '{sym.name}' is never used", sym.span,
                                   severity="warning"))
     return out
+
+
+def unread_lets(ck: Checker) -> list:
+    """A warning for each name a `let` binds that nothing reads (one beginning with `_` is meant
+    so). A `let` inside a block names a new value for that block: `let total = total + x` in a
+    `for` adds nothing to the total after it."""
+    uses = Counter(id(sym) for sym in ck.syms.values() if sym.kind == "local")  # its binding counts once
+    out = []
+    for let in _nodes(ck.decls, m.Let):
+        for ident in let.targets:
+            sym = ck.syms.get(id(ident))
+            if sym is not None and uses[id(sym)] == 1 and not ident.name.startswith("_"):
+                out.append(Diagnostic("unused", f"'{ident.name}' is never read after this `let`", ident.span,
+                                      "a `let` names a new value from there on, inside its block only: `let t = t + "
+                                      "x` in a `for` makes a new t for that pass and leaves the t after the loop as "
+                                      "it was; a total over a loop is a comprehension (`let t = sum(f(x) for x in "
+                                      "xs)`) or a state field changed with `+=`", severity="warning"))
+    return out
+
+
+def _nodes(root, kind: type):
+    """Every node of type `kind` inside root (a node or a tuple of them), in order."""
+    if isinstance(root, tuple):
+        for x in root:
+            yield from _nodes(x, kind)
+    elif attrs.has(type(root)):
+        if isinstance(root, kind):
+            yield root
+        for f in attrs.fields(type(root)):
+            yield from _nodes(getattr(root, f.name), kind)
 
 
 def stale_labels(ck: Checker) -> list:

@@ -2145,3 +2145,26 @@ score v
                                                                          "9, 4: 1}) gives 2 nine times in ten")]:
         d, (at_line, at_col), errors = first_at_marker(tmp_path, game.replace("DRAW", draw))
         assert (d.code, d.span.line, d.span.col, d.hint) == (code, at_line, at_col, hint), errors.render()
+
+
+def test_a_let_inside_a_loop_that_nothing_reads_is_a_warning_and_a_read_one_is_not(tmp_path, engine_cli):
+    # the loop's `let acc = acc + x` names a new acc for each pass: the total after it stays 0
+    path = tmp_path / "total.rules"
+    path.write_text(snippet("""
+        state { xs: list<int> = [2, 2, 4, 0]  total: int = 0  done: bool = no }
+        action go {
+            let acc = 0
+            for x in xs { let acc = acc + x }
+            let _spare, used = (1, 2)
+            total = acc + used
+            done = yes
+        }
+        turn { go }
+        terminal done
+        score total
+        """), encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "0")
+    assert result.returncode == 0
+    assert result.stderr.count("warning[unused]") == 1  # not the first acc, read after the loop; not _spare
+    assert f"{path}:4:23: warning[unused]: 'acc' is never read after this `let`" in result.stderr
+    assert "a total over a loop is a comprehension (`let t = sum(f(x) for x in xs)`)" in result.stderr
