@@ -590,7 +590,7 @@ def cmd_stats(args) -> int:
     cut = args.depth is None and bool(rows) and rows[-1].depth == depth and rows[-1].states > rows[-1].ended
     if args.json:
         print(json.dumps({"game": game.title, "set": settings_given(args.set), "depths": [
-            {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions,
+            {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions, "chance": r.chance,
              "moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max,
              "ended": r.ended} for r in rows], "stopped": cut, "interrupted": interrupted,
             "samples": done_playouts,
@@ -600,12 +600,16 @@ def cmd_stats(args) -> int:
     if interrupted:
         print("  interrupted (Ctrl-C): " + (f"after {done_playouts:,} of {args.samples:,} random playouts"
                                              if done_playouts else "the depths measured whole by then"))
-    print(f"  {'depth':>5} {'states':>12} {'decisions':>10} {'moves min':>10} {'mean':>8} {'max':>6} {'ended':>8}")
+    chance = any(r.chance for r in rows)  # a column of the states where chance moves, in a game with chance
+    head = f" {'chance':>8}" if chance else ""
+    print(f"  {'depth':>5} {'states':>12} {'decisions':>10}{head} "
+          f"{'moves min':>10} {'mean':>8} {'max':>6} {'ended':>8}")
     for r in rows:
         mark = " " if r.exact else "~"
         moves = (f"{r.moves_min:>10} {r.moves_mean:>8.2f} {r.moves_max:>6}" if r.decisions else
                  f"{'-':>10} {'-':>8} {'-':>6}")  # chance moves and ends only
-        print(f"  {r.depth:>5} {mark}{r.states:>11,} {r.decisions:>10,} {moves} {r.ended:>8,}")
+        print(f"  {r.depth:>5} {mark}{r.states:>11,} {r.decisions:>10,}{f' {r.chance:>8,}' if chance else ''} "
+              f"{moves} {r.ended:>8,}")
     if not all(r.exact for r in rows):
         print(f"  ~ sampled from {done_playouts:,} random playouts: states seen, a lower bound")
     if cut:

@@ -22,6 +22,7 @@ class Depth:
     exact: bool  # False: from random playouts, states is a lower bound
     states: int  # distinct states at this depth (those seen, when sampled)
     decisions: int  # of them, states where a player decides
+    chance: int  # of them, states where chance moves
     moves_min: int
     moves_mean: float
     moves_max: int
@@ -90,7 +91,8 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
     for k in sorted(seen):
         whats = seen[k].values()
         counts = [w for w in whats if w is not None and w != CHANCE]
-        rows.append(_row(k, False, len(whats), counts, sum(w is None for w in whats)))
+        rows.append(_row(k, False, len(whats), counts, sum(w is None for w in whats),
+                         sum(w == CHANCE for w in whats)))
     return rows
 
 
@@ -99,7 +101,7 @@ def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
     """The exact row for depth d, and (when expand) the next layer keyed by game.key, whose making
     stops once it holds more than `limit` states. `told(k)` hears of every 256th state measured
     and of the last. When it returns True the row is None, or at the last the next layer is empty."""
-    counts, ended, total = [], 0, 0
+    counts, ended, total, chance = [], 0, 0, 0
     nxt: dict = {}
     for s in states:
         if told is not None and total % 256 == 0 and total and told(total):
@@ -110,6 +112,7 @@ def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
             continue
         if game.current_player(s) == CHANCE:
             options = [m for m, _ in game.chance_outcomes(s)]
+            chance += 1
         else:
             options = game.legal_moves(s)
             if not options:
@@ -123,10 +126,10 @@ def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
             expand = len(nxt) <= limit
     if told is not None and told(total):
         nxt = {}
-    return _row(d, True, total, counts, ended), nxt
+    return _row(d, True, total, counts, ended, chance), nxt
 
 
-def _row(d: int, exact: bool, states: int, counts: list, ended: int) -> Depth:
+def _row(d: int, exact: bool, states: int, counts: list, ended: int, chance: int) -> Depth:
     """The row for depth d: `counts` holds the number of moves of each decision."""
-    return Depth(d, exact, states, len(counts), min(counts, default=0),
+    return Depth(d, exact, states, len(counts), chance, min(counts, default=0),
                  sum(counts) / len(counts) if counts else 0.0, max(counts, default=0), ended)

@@ -87,4 +87,28 @@ def test_stats_command_says_the_depths_repeat(tmp_path):
 def test_a_depth_without_decisions_shows_dashes_for_the_moves():
     r = run_engine("stats", "tests/fixtures/dice.rules", "--depth", "0")
     # the dice game starts with a roll: one state, chance to move, no decision
-    assert r.stdout.splitlines()[-1].split() == ["0", "1", "0", "-", "-", "-", "0"], r.stdout
+    assert r.stdout.splitlines()[-1].split() == ["0", "1", "0", "1", "-", "-", "-", "0"], r.stdout
+
+
+TWO_ROLLS = """game "two rolls"
+state { total: 0..6 = 0  rolls: 0..2 = 0  rolled: bool = no  last: 1..3 = 1 }
+chance when not rolled { draw r in 1..3  last = r  rolled = yes }
+action add "add {last}" { require rolled  total += last  rolls += 1  rolled = no }
+turn { add }
+terminal rolls == 2 and not rolled
+score total
+"""
+
+
+def test_stats_counts_the_states_where_chance_moves(tmp_path):
+    # by hand: chance rolls 1..3 at depths 0 and 2 (1 state, then one per total), the player adds at
+    # depths 1 and 3 (3 rolls, then 3 totals x 3 rolls), and the 9 (total, last roll) pairs end at 4
+    path = tmp_path / "rolls.rules"
+    path.write_text(TWO_ROLLS)
+    out = json.loads(run_engine("stats", path, "--json").stdout)
+    assert [(d["states"], d["chance"], d["decisions"], d["ended"]) for d in out["depths"]] == [
+        (1, 1, 0, 0), (3, 0, 3, 0), (3, 3, 0, 0), (9, 0, 9, 0), (9, 0, 0, 9)]
+    text = run_engine("stats", path).stdout.splitlines()
+    assert text[1].split() == ["depth", "states", "decisions", "chance", "moves", "min", "mean", "max", "ended"]
+    assert text[2].split() == ["0", "1", "0", "1", "-", "-", "-", "0"]
+    assert "chance" not in run_engine("stats", "rules/tictactoe.rules", "--depth", "1").stdout  # none there
