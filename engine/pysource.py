@@ -270,6 +270,12 @@ class PySource:
         if sym.kind == "def":
             name = self._def_function(sym.decl, self.def_context(sym.decl, [a.value for a in e.args]))
             return f"{name}(env{''.join(', ' + a for a in args)})"
+        if sym.kind == "record":  # its fields in their declared order, named or not (as record_call)
+            names = [f for f, _ in self.ck.records[sym.name]]
+            fields = [""] * len(names)
+            for i, (a, text) in enumerate(zip(e.args, args)):
+                fields[names.index(a.name.name) if a.name else i] = text
+            return f"{self._name(self.record_classes[sym.name])}(({''.join(f + ', ' for f in fields)}))"
         if sym.kind != "builtin":
             return None
         name = sym.name

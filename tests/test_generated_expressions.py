@@ -12,6 +12,7 @@ GAME = """
     const table: map<int, int> = {0: 1, 1: 2}
     def look(k) = table[k]
     def minus(a, b) = a - b
+    record Edge { r: int, c: int }
     state { x: 0..9 = 3  s: set<int> = {4, 1, 7} }
     action go { x += 1 }
     turn { go }
@@ -46,6 +47,9 @@ CASES = [
     # union of sets: {1, 2} + {4, 5} + {7, 8}; of none, the empty set; as a call on a list of sets
     ("union({v, v + 1} for v in s) == {1, 2, 4, 5, 7, 8}", True),
     ("len(union({v} for v in s where v > 9)) == 0 and union([{1}, {2, 1}]) == {1, 2}", True),
+    # records built inside generated code: named fields in any order, positional, one per item of s
+    ("Edge(c: x, r: 1) == Edge(1, 3) and Edge(c: x, r: 1).c == 3", True),
+    ("[e.r + e.c for e in [Edge(v, x) for v in s]] == [4, 7, 10] and Edge(1, 3) in {Edge(1, x)}", True),
 ]
 
 
