@@ -299,12 +299,8 @@ def cmd_solve(args) -> int:
     check_depth(args.depth)
     if args.max_states < 1:
         raise UsageError(f"--max-states {args.max_states}: expected a positive number")
-    game = load_game(args.file, parse_settings(args.set))
-    texts = args.invariant or []
-    try:
-        extra = command_line_predicates(game, texts)
-    except RuleErrors as e:  # the expression is an argument: a usage error, shown with a caret
-        print(e.render(), file=sys.stderr)
+    game, texts, extra = _with_invariants(args)
+    if extra is None:
         return 2
     if args.plot:
         check_plot_target(args.plot)
@@ -614,6 +610,18 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     return 0
 
 
+def _with_invariants(args) -> tuple:
+    """The game, the --invariant texts and their (declaration, state -> bool) pairs; the pairs are
+    None once the errors of a text that does not check are printed (a usage error, with a caret)."""
+    game = load_game(args.file, parse_settings(args.set))
+    texts = args.invariant or []
+    try:
+        return game, texts, command_line_predicates(game, texts)
+    except RuleErrors as e:
+        print(e.render(), file=sys.stderr)
+        return game, texts, None
+
+
 def _check_setup(file: str, given: Optional[list], texts: list) -> tuple:
     """The game and the --invariant predicates of a check, made again in each process that
     `--jobs` starts afresh where the platform does not fork."""
@@ -626,12 +634,8 @@ def cmd_check(args) -> int:
     for flag, n in (("--examples", args.examples), ("--steps", args.steps), ("--jobs", args.jobs)):
         if n < 1:
             raise UsageError(f"{flag} {n}: expected a positive number")
-    game = load_game(args.file, parse_settings(args.set))
-    texts = args.invariant or []
-    try:
-        extra = command_line_predicates(game, texts)
-    except RuleErrors as e:  # the expression is an argument: a usage error, shown with a caret
-        print(e.render(), file=sys.stderr)
+    game, texts, extra = _with_invariants(args)
+    if extra is None:
         return 2
     bar = ProgressBar(args.examples, "examples", eta=True)
     done = [0, 0]  # examples and steps checked so far
