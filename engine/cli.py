@@ -102,7 +102,8 @@ def cmd_validate(args) -> int:
             print(f"{path}: {counted(len(e.diagnostics), 'error')}", file=sys.stderr)
             failed = True
             continue
-        problems = (unused(game.checker) + unread_lets(game.checker) + stale_labels(game.checker) + partial_tables(game.checker)
+        ck = game.checker
+        problems = (unused(ck) + unread_lets(ck) + stale_labels(ck) + partial_tables(ck)
                     + _simulate(game, args.playouts, args.steps, settings))
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)
