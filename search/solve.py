@@ -136,9 +136,11 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             visit: Optional[Callable] = None):
     """Back up returns over the DAG: each player maximises its own, chance averages. Without
     max_depth, a state met again on the line that leads to it raises Cycle. Of the moves as good
-    for the mover, the best line takes the one that ends soonest when the mover's value is at
-    least every other player's (the quickest win), else the one that ends latest (the longest
-    defence); a line's length counts a chance step by the mean length of its outcomes."""
+    for the mover, those after which the mover's value is at least every other player's come
+    first, and of them the one that ends soonest (the quickest win); without such a move, the
+    one that ends latest (the longest defence); of those as long, the first listed. A line's
+    length counts a chance step by the mean length of its outcomes. With three players or more
+    the other players' values, and so the value of the game, depend on this choice."""
     # (key, depth) -> (values, the best move's index or None, moves to the end, the memo keys of
     # the ways on without max_depth (for counting paths; () at an end), the key itself)
     memo: dict = {}
@@ -188,9 +190,9 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         player = game.current_player(s)
         top = max(v[player] for v, _, _ in vals)
         tied = [i for i, (v, _, _) in enumerate(vals) if v[player] == top]
-        first = vals[tied[0]][0]
-        sign = 1 if all(top >= x for x in first) else -1  # winning: the soonest end; else the latest
-        best_i = min(tied, key=lambda i: sign * vals[i][1])
+        winning = [i for i in tied if all(top >= x for x in vals[i][0])]
+        # winning: the soonest end; else the latest; whichever of the tied moves is listed first
+        best_i = min(winning, key=lambda i: vals[i][1]) if winning else min(tied, key=lambda i: -vals[i][1])
         best, length, _ = vals[best_i]
         memo[k] = (best, best_i, length + 1, kids, k)
         if decided is not None:

@@ -86,12 +86,47 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     zero = (0.0,) * n
     values = [v if kind == _END else zero for kind, v in kinds]
     policy = [0] * len(states)  # the child each mover takes; it changes only for a better one
-    order = range(len(states) - 1, -1, -1)  # the deepest first, so a sweep carries values far up
+    sweeps, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True)
+    for _ in range(ROUNDS):
+        if change > tolerance:
+            break
+        chosen = list(policy)
+        _quickest(kinds, links, values, policy, tolerance, max_sweeps)
+        if n == 1 or policy == chosen:
+            break
+        # another move as good for its mover may be worth otherwise to the other players: the values
+        # of the moves now taken, then better moves where those values open any
+        more, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=False,
+                               done=sweeps)
+        sweeps += more
+        if change <= tolerance and not _better(kinds, links, values, policy, tolerance):
+            break
+        more, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True,
+                               done=sweeps)
+        sweeps += more
+    if decided is not None and change <= tolerance:
+        for i, (kind, _) in enumerate(kinds):
+            if kind == _MOVE:
+                decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
+    line, comes_back = _line(game, states, kinds, links, policy, rng)
+    return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance, dead)
+
+
+ROUNDS = 20
+"""How often value iteration may take the quickest of the moves as good and sweep again, when with
+several players that choice changes what the others get (it settles in one or two)."""
+
+
+def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: float, max_sweeps: int,
+            swept: Optional[Callable], n: int, improve: bool, done: int = 0) -> tuple:
+    """Sweeps, the deepest state first (so one carries values far up), until no value changes by
+    more than tolerance: chance averages, and each mover takes its policy's move, or with
+    `improve` a better one for it when there is one (by more than tolerance). (sweeps, change)."""
     sweeps, change = 0, 0.0
     while sweeps < max_sweeps:
         sweeps += 1
         change = 0.0
-        for i in order:
+        for i in range(len(kinds) - 1, -1, -1):
             kind, who = kinds[i]
             if kind == _END:
                 continue
@@ -100,26 +135,30 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             else:
                 c = policy[i]
                 v = values[links[i][c][0]]
-                for k, (j, _) in enumerate(links[i]):
-                    if values[j][who] > v[who] + tolerance:
-                        c, v = k, values[j]
-                policy[i] = c
+                if improve:
+                    for k, (j, _) in enumerate(links[i]):
+                        if values[j][who] > v[who] + tolerance:
+                            c, v = k, values[j]
+                    policy[i] = c
             d = max(abs(a - b) for a, b in zip(v, values[i]))
             if d > change:
                 change = d
             values[i] = v
         if swept is not None:
-            swept(sweeps, change)
+            swept(done + sweeps, change)
         if change <= tolerance:
             break
-    if change <= tolerance:
-        _quickest(kinds, links, values, policy, tolerance, max_sweeps)
-    if decided is not None and change <= tolerance:
-        for i, (kind, _) in enumerate(kinds):
-            if kind == _MOVE:
-                decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
-    line, comes_back = _line(game, states, kinds, links, policy, rng)
-    return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance, dead)
+    return sweeps, change
+
+
+def _better(kinds: list, links: list, values: list, policy: list, tolerance: float) -> bool:
+    """Whether a mover has a move better for it than its policy's (by more than tolerance)."""
+    for i, (kind, who) in enumerate(kinds):
+        if kind == _MOVE:
+            taken = values[links[i][policy[i]][0]][who]
+            if any(values[j][who] > taken + tolerance for j, _ in links[i]):
+                return True
+    return False
 
 
 def _line_to(found_by: list, i: int) -> list:
@@ -132,16 +171,20 @@ def _line_to(found_by: list, i: int) -> list:
 
 
 def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: float, max_sweeps: int):
-    """Of the moves as good for their mover (within tolerance), each state's policy takes the one
-    that ends the game soonest, counting a chance step by the mean of its outcomes (the first
-    listed of those as quick; where none of them ends, the first as good). Sweeps of expected
-    moves to an end over those moves alone, until no count changes by more than tolerance."""
+    """Of the moves as good for their mover (within tolerance), those after which the mover's value
+    is at least every other player's come first (as `solve` prefers a win), and of them each
+    state's policy takes the one that ends the game soonest, counting a chance step by the mean
+    of its outcomes (the first listed of those as quick; where none of them ends, the first).
+    Sweeps of expected moves to an end over those moves alone, until no count changes by more
+    than tolerance."""
     inf = float("inf")
     good = []
     for i, (kind, who) in enumerate(kinds):
         if kind == _MOVE:
             top = max(values[j][who] for j, _ in links[i])
-            good.append([k for k, (j, _) in enumerate(links[i]) if values[j][who] >= top - tolerance])
+            tied = [k for k, (j, _) in enumerate(links[i]) if values[j][who] >= top - tolerance]
+            good.append([k for k in tied if all(values[links[i][k][0]][who] >= x - tolerance
+                                                for x in values[links[i][k][0]])] or tied)
         else:
             good.append(None)
     left = [0.0 if kind == _END else inf for kind, _ in kinds]

@@ -638,3 +638,53 @@ def test_solve_show_draws_each_state_of_the_best_line_through_the_view():
     drawn = "".join(f"    {s['move']}\n" + "".join(f"      {row}\n" for row in s["view"].splitlines())
                     for s in line[1:])
     assert "  best line:\n      ...\n      ...\n      ...\n" + drawn in text
+
+
+# Three players; only B's or C's crown gives anyone a point, so A gets 0 whatever it does. A may
+# wait a move and then crown C, hand over to B (who crowns itself rather than spin for ever), or
+# crown B at once: all as good for A. The spin makes the game able to come back to a state.
+THREE_TIES = """players A, B, C
+state { stage: 0..2 = 0  winner: 0..2 = 0 }
+action later "{current} waits a move" { require stage == 0  stage = 1  pass to current }
+action hand "{current} hands over" { require stage == 0  stage = 2  pass to B }
+action spin "{current} spins" { require stage == 2  pass to current }
+action crown "{current} crowns {w}" { choose w in 1..2 where (stage != 1) == (w == 1)  winner = w }
+turn { either { later } or { hand } or { spin } or { crown } }
+terminal winner > 0
+score for p: if (p == B and winner == 1) or (p == C and winner == 2) then 1 else 0
+"""
+
+
+def test_value_iteration_gives_the_value_of_the_moves_its_line_and_policy_take(tmp_path):
+    # by hand: of A's moves, all worth 0 to A, crowning B ends soonest (one move), so B gets 1. The
+    # sweeps first keep A's first move, waiting, which gives C the point: the value printed was
+    # then C's win while the line crowned B
+    path = tmp_path / "ties.rules"
+    path.write_text(THREE_TIES)
+    policy = tmp_path / "policy.jsonl"
+    out = json.loads(run_engine("solve", path, "--json", "--policy", policy).stdout)
+    assert (out["method"], out["value"]) == ("value iteration", [0, 1, 0])
+    assert [s["move"] for s in out["best_line"]] == ["start", "A crowns 1"]
+    rows = {(r["state"]["stage"], r["state"]["to_move"]): r for r in map(json.loads, policy.read_text().splitlines())}
+    assert (rows[0, "A"]["move"], rows[0, "A"]["value"]) == ("A crowns 1", [0, 1, 0])
+    assert (rows[2, "B"]["move"], rows[2, "B"]["value"]) == ("B crowns 1", [0, 1, 0])  # not spinning for ever
+
+
+@pytest.mark.parametrize("first", ["stop", "go"])
+def test_of_moves_as_good_the_mover_takes_one_after_which_it_is_at_least_every_other_player(tmp_path, first):
+    # A gets 0 either way: stopping now gives nobody a point, going on lets B win two moves later.
+    # Whichever is listed first, A stops (0 is at least everyone's 0), and the value is no win for B
+    moves = {"stop": "either { stop }", "go": "or { go }"}
+    turn = "turn { " + (f"{moves['stop']} {moves['go']}" if first == "stop" else
+                        f"either {{ go }} or {{ stop }}") + " }"
+    path = tmp_path / "stop.rules"
+    path.write_text(f"""players A, B, C
+state {{ step: 0..2 = 0  done: bool = no }}
+action stop "{{current}} stops" {{ require step == 0  done = yes }}
+action go "{{current}} goes on" {{ require not done and step < 2  step += 1 }}
+{turn}
+terminal done or step == 2
+score for p: if p == B and step == 2 then 1 else 0
+""")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["value"] == [0, 0, 0] and [s["move"] for s in out["best_line"]] == ["start", "A stops"]
