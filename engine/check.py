@@ -74,6 +74,7 @@ class Checker(ExpressionChecks):
         self.misspelt_keyword_lines: set = set()  # (file, line) of a statement keyword misspelt as an action
         self.bound_by_misspelt: set = set()  # names after it on its line: their later uses are no news
         self.players: tuple = ("player",)
+        self.players_uses: list = []  # the spans of the names `players` read
         self.duplicated: set = set()  # names the file declares twice: their uses are typed `any`, no news
         self.fields: list[Symbol] = []
         self.nslots = 0
@@ -125,7 +126,20 @@ class Checker(ExpressionChecks):
             self.check_defs_as_called()
         unbound = {f"unknown name '{n}'" for n in self.bound_by_misspelt}
         self.errors = [d for d in self.errors if not (d.code == "unknown-name" and d.message in unbound)]
+        self.errors = [self._players_hidden(d) for d in self.errors]
         return self
+
+    def _players_hidden(self, d: Diagnostic) -> Diagnostic:
+        """d, with a hint saying why when the file names something `players` beside a `players`
+        declaration of several and d is about a use of it: the built-in list is hidden there."""
+        mine = self.globals.get("players")
+        if mine is None or not mine.span.line or len(self.players) < 2 or not any(
+                u.file == d.span.file and (d.span.line, d.span.col) <= (u.line, u.col) and
+                (u.end_line, u.end_col) <= (d.span.end_line, d.span.end_col) for u in self.players_uses):
+            return d
+        said = (f"`players` here is {a_kind(mine.kind)} declared at {mine.span}, which hides the list of the "
+                f"players ({', '.join(self.players)}): how many play is fixed by `players`, not by a parameter")
+        return attrs.evolve(d, hint=said)  # the cause, in place of a hint about the type alone
 
     def declare(self, sym: Symbol):
         old = self.globals.get(sym.name)

@@ -93,6 +93,8 @@ class ExpressionChecks:
             self.unknown("name", e.id, e.span, self.visible_names() - set(BUILTINS))
             return T.ANY
         self.syms[id(e)] = sym
+        if e.id == "players":
+            self.players_uses.append(e.span)
         if e.id in self.duplicated and sym is self.globals.get(e.id):
             return T.ANY  # declared twice: which one is meant is unknown, and the duplicate is the error
         if sym.kind == "const":

@@ -1,7 +1,10 @@
 """Who moves next: the next player in order, unless a `pass to` in the turn, a trigger or a
 chance block names another."""
 
+import pytest
+
 from conftest import first_diagnostic
+from engine import RuleErrors
 from engine.load import load_game
 
 GAME = """
@@ -112,3 +115,15 @@ def test_a_game_without_a_players_declaration_has_one_player(tmp_path):
     game = load_game(str(path))
     s = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[0])
     assert tuple(game.returns(game.apply(s, game.legal_moves(s)[0]))) == (2,)
+
+
+def test_a_parameter_named_players_that_hides_the_list_is_named_in_the_hint_of_an_error_it_causes(tmp_path):
+    path = tmp_path / "count.rules"
+    path.write_text("players A, B, C\nparam players in 2..3 = 3\nstate { n: 0..3 = 0 }\naction step { n += 1 }\n"
+                    "turn { step }\nterminal n == 3\nscore for p: count(q for q in players where q == p)\n")
+    with pytest.raises(RuleErrors) as info:
+        load_game(str(path))
+    [d] = info.value.diagnostics
+    assert (d.code, d.span.line, d.span.col) == ("type-mismatch", 7, 31) and d.hint == (
+        f"`players` here is a parameter declared at {path}:2:7, which hides the list of the players "
+        "(A, B, C): how many play is fixed by `players`, not by a parameter")
