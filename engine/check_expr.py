@@ -25,6 +25,7 @@ BUILTINS = {
     "loose_ends": (2, 2),
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
     "text": (1, 1), "graph": (1, 1), "nodes": (1, 1), "distance": (3, 3), "old": (1, 1),
+    "next_player": (1, 1),
 }
 SIGNATURES = {
     "len": "c", "pairs": "c", "up_to": "k, c", "abs": "n", "keys": "m", "values": "m", "get": "m, k, d",
@@ -33,6 +34,7 @@ SIGNATURES = {
     "matches": "b, c, t", "places": "b, g, t", "beside": "c, s", "open_ends": "b, g", "loose_ends": "b, g",
     "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "text": "v", "graph": "edges",
     "nodes": "g", "distance": "g, a, b", "old": "e",
+    "next_player": "p",
 }
 """The parameters of the built-ins that are not aggregates, as the language reference names them."""
 AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union"}
@@ -421,6 +423,10 @@ class ExpressionChecks:
                            e.args[1].span)
                 el2 = T.ANY
             return ("list", ("list", el2))
+        if name == "next_player":
+            if not T.fits(a0, T.PLAYER):
+                self.error("type-mismatch", f"next_player() needs a player, got {T.show(a0)}", e.args[0].span)
+            return T.PLAYER
         if name == "abs":
             if not T.fits(a0, T.INT):
                 self.error("type-mismatch", f"abs() needs int, got {T.show(a0)}", e.args[0].span)

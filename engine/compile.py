@@ -326,6 +326,9 @@ class Compiler(PySource):
             return lambda env: rt.Graph(_edges(a(env), span))
         if name == "nodes":
             return lambda env: a(env).nodes
+        if name == "next_player":  # the player after p in turn order, the first after the last
+            after = {p: self.players[(i + 1) % len(self.players)] for i, p in enumerate(self.players)}
+            return lambda env: after[a(env)]
         if name == "distance":
             b, c = args[1], args[2]
 

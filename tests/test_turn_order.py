@@ -127,3 +127,23 @@ def test_a_parameter_named_players_that_hides_the_list_is_named_in_the_hint_of_a
     assert (d.code, d.span.line, d.span.col) == ("type-mismatch", 7, 31) and d.hint == (
         f"`players` here is a parameter declared at {path}:2:7, which hides the list of the players "
         "(A, B, C): how many play is fixed by `players`, not by a parameter")
+
+
+def test_next_player_is_the_one_after_in_turn_order_and_the_first_after_the_last(tmp_path):
+    # by hand: A moves and skips B, so C moves next, then (C's move skipping A) B, then (B skipping C) A
+    path = tmp_path / "skip.rules"
+    path.write_text("players A, B, C\nstate { seen: list<player> = [] }\n"
+                    'action go "{current} goes" { seen += current  pass to next_player(next_player(current)) }\n'
+                    "turn { go }\nterminal len(seen) == 4\nscore 0\n"
+                    "invariant next_player(A) == B and next_player(B) == C and next_player(C) == A\n")
+    game = load_game(str(path))
+    s = game.initial_state()
+    while not game.is_terminal(s):
+        [m] = game.legal_moves(s)
+        s = game.apply(s, m)
+    assert game.state_json(s)["seen"] == ["A", "C", "B", "A"]
+    assert game.broken_invariants(s) == []
+    d = first_diagnostic(tmp_path / "bad.rules", "players A, B\nstate { n: 0..1 = 0 }\naction go { n += 1 }\n"
+                         "turn { go }\nterminal n == 1\nscore for p: if next_player(1) == p then 1 else 0\n")[0]
+    assert (d.code, d.span.line, d.span.col, d.message) == ("type-mismatch", 6, 29,
+                                                            "next_player() needs a player, got int")
