@@ -9,16 +9,22 @@ from .budget import Budgeted, Observer, Progress, Result, argmax
 def osla(game, state, *, rng, budget: Optional[int] = None, heuristic: Optional[str] = None,
          observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
     """Apply every legal move once and pick the best successor for the player to move,
-    ties broken at random. Needs one call plus one per move, whatever the budget."""
+    ties broken at random. A successor where chance moves is worth the mean of what its
+    outcomes are worth, by their weights (a roll of the dice is judged by the rolls it may
+    bring, not by the state before it). Needs one call plus one per move and one per chance
+    outcome, whatever the budget."""
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     if fm.ended(state):
         fm.finish((), state)
         return fm.result()
     fm.iterations = 1
-    scored = []
-    for m in fm.moves(state):
-        t = fm.apply(state, m)
+
+    def worth(line: tuple, t) -> float:
         if game.is_terminal(t):
-            fm.finish(((m, t),), t)
-        scored.append((m, fm.values(t, heuristic)[fm.player]))
+            fm.finish(line, t)
+        elif fm.is_chance(t):
+            return sum(p * worth(line + ((o, u),), u)
+                       for o, p in game.chance_outcomes(t) for u in (fm.apply(t, o),))
+        return fm.values(t, heuristic)[fm.player]
+    scored = [(m, worth(((m, t),), t)) for m in fm.moves(state) for t in (fm.apply(state, m),)]
     return fm.result(argmax(scored, lambda x: x[1], rng)[0])
