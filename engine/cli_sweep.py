@@ -34,7 +34,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     settings = parse_settings(args.set)
     if name in settings:
         raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")
-    game = load_game(args.file, settings)
+    game = load_game(args.file, settings, forbid=False)  # the parameter's values, whatever its default
     values = sweep_values(game, name)
     bar = ProgressBar(len(values), f"values of {name}", eta=True)
     runs, status = [], 0

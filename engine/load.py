@@ -208,15 +208,19 @@ def refuse_forbidden(ck: Checker, compiler: Compiler, settings: dict, path: str)
                 raise UsageError(f"{given}: {d.message} (forbidden at {d.span.file or path}:{d.span.line})")
 
 
-def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counter] = None) -> CompiledGame:
+def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counter] = None,
+              forbid: bool = True) -> CompiledGame:
     """Read, check and compile a rule file with parameter settings (name -> text). With `drops`,
-    the game counts there the paths that a `require` or a field's range drops (slower)."""
+    the game counts there the paths that a `require` or a field's range drops (slower). With
+    `forbid` false, settings a `forbid` of the file rules out are compiled all the same (to read
+    the values of a parameter, say)."""
     ck, sources = check_file(path)
     compiler = Compiler(ck, {}, drops)
     title = next((d.title for d in ck.decls if isinstance(d, m.Game)), Path(path).stem)
     try:
         param_values(ck, compiler, dict(settings or {}))
-        refuse_forbidden(ck, compiler, dict(settings or {}), path)
+        if forbid:
+            refuse_forbidden(ck, compiler, dict(settings or {}), path)
         for sym in list(ck.globals.values()):  # each constant now, so one that fails is named at its line
             if sym.kind == "const" and isinstance(sym.decl, (m.ConstDecl, m.TableDecl)):
                 compiler.const_value(sym)

@@ -82,3 +82,13 @@ def test_a_parameter_from_a_set_of_numbers_is_swept_in_order(tmp_path):
     path.write_text(REACH.replace("param n in 1..3 = 1", "param n in {3, 1} = 1"))
     out = json.loads(run_engine("solve", path, "--sweep", "n", "--json").stdout)
     assert [(run["swept"], run["best_score"]) for run in out["runs"]] == [(1, 2), (3, 4)]  # n + 1, by hand
+
+
+def test_a_sweep_runs_when_the_default_of_the_swept_parameter_is_forbidden(tmp_path):
+    # n = 3 (the default) is forbidden with m = 1: the sweep still solves n = 1 and 2 (n + 1, by hand)
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH.replace("param n in 1..3 = 1", "param n in 1..3 = 3\nparam m in 1..3 = 1\n"
+                                  'forbid n > m + 1 "n at most m + 1"'))
+    r = run_engine("solve", path, "--sweep", "n")
+    assert r.returncode == 0, r.stderr
+    assert [row.split()[:2] for row in r.stdout.splitlines()[2:]] == [["1", "2"], ["2", "3"], ["3", "forbidden"]]
