@@ -27,7 +27,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     the --set values, its JSON read back, and print a row per value (or, with --json, one object
     holding each run's). A value the file forbids is a row saying so; a run that fails shows
     its error on stderr after the setting, and the sweep then exits 1."""
-    name = args.sweep
+    name, _, chosen = args.sweep.partition("=")
     for flag in ("plot", "policy"):
         if getattr(args, flag):
             raise UsageError(f"--{flag} takes one solve: it cannot go with --sweep")
@@ -36,9 +36,13 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")
     game = load_game(args.file, settings, forbid=False)  # the parameter's values, whatever its default
     values = sweep_values(game, name)
+    if chosen:
+        values = _chosen(name, chosen, values)
     bar = ProgressBar(len(values), f"values of {name}", eta=True)
-    runs, status = [], 0
+    runs, status, interrupted = [], 0, False
     for i, value in enumerate(values):
+        if interrupted:
+            break
         bar.update(i, f"{name}={value}")
         one = argparse.Namespace(**{**vars(args), "set": [*(args.set or []), f"{name}={value}"], "json": True,
                                     "sweep": None})
@@ -46,6 +50,9 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         try:
             with redirect_stdout(out), redirect_stderr(err):
                 code = solve_one(one)
+        except KeyboardInterrupt:  # the rows solved by then are kept; the solve under way is lost
+            interrupted = True
+            continue
         except UsageError as e:  # a combination the file forbids
             runs.append({"swept": _as_json(value), "forbidden": str(e)})
             continue
@@ -62,10 +69,37 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         runs.append({"swept": _as_json(value), **json.loads(out.getvalue())})
     bar.close()
     if args.json:
-        print(json.dumps({"game": game.title, "sweep": name, "runs": runs}))
+        print(json.dumps({"game": game.title, "sweep": name, "runs": runs, "interrupted": interrupted}))
     else:
         _print_table(game, args, name, values, runs)
-    return status
+        if interrupted:
+            rest = values[len(runs):]
+            print(f"  interrupted (Ctrl-C) while solving {name}={rest[0]}: --sweep {name}={rest[0]}..{rest[-1]} "
+                  "solves the rest" if rest[0].lstrip("-").isdigit() and len(rest) > 1 else
+                  f"  interrupted (Ctrl-C) while solving {name}={rest[0]}; the values not solved: {', '.join(rest)}")
+    return 130 if interrupted else status
+
+
+def _chosen(name: str, chosen: str, values: list) -> list:
+    """The values of `--sweep NAME=A..B` (whole numbers from A to B) or `NAME=V,W,...`, each one
+    the parameter takes, in the order of its values."""
+    if ".." in chosen:
+        lo, _, hi = chosen.partition("..")
+        try:
+            lo, hi = int(lo), int(hi)
+        except ValueError:
+            raise UsageError(f"--sweep {name}={chosen}: expected whole numbers A..B") from None
+        picked = [v for v in values if v.lstrip("-").isdigit() and lo <= int(v) <= hi]
+    else:
+        picked = [v.strip() for v in chosen.split(",")]
+        wrong = [v for v in picked if v not in values]
+        if wrong:
+            raise UsageError(f"--sweep {name}={chosen}: {', '.join(wrong)} is not a value of {name}; its values: "
+                             f"{', '.join(values)}")
+        picked = [v for v in values if v in picked]
+    if not picked:
+        raise UsageError(f"--sweep {name}={chosen}: none of the values of {name} ({values[0]}..{values[-1]})")
+    return picked
 
 
 def _print_table(game, args, name: str, values: list, runs: list) -> None:

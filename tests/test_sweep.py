@@ -92,3 +92,25 @@ def test_a_sweep_runs_when_the_default_of_the_swept_parameter_is_forbidden(tmp_p
     r = run_engine("solve", path, "--sweep", "n")
     assert r.returncode == 0, r.stderr
     assert [row.split()[:2] for row in r.stdout.splitlines()[2:]] == [["1", "2"], ["2", "3"], ["3", "forbidden"]]
+
+
+def test_a_sweep_of_some_values_and_one_stopped_by_ctrl_c_keeps_the_rows_solved(tmp_path, capsys):
+    from engine.cli import build_parser, cmd_solve
+    from engine.cli_sweep import sweep
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH.replace("param n in 1..3 = 1", "param n in 1..9 = 1"))
+
+    def solve_until_5(args):  # Ctrl-C while n = 5 is solved
+        if "n=5" in args.set:
+            raise KeyboardInterrupt
+        return cmd_solve(args)
+    assert sweep(build_parser().parse_args(["solve", str(path), "--sweep", "n=3..7"]), solve_until_5) == 130
+    out = capsys.readouterr().out.splitlines()
+    assert [row.split()[:2] for row in out[2:4]] == [["3", "4"], ["4", "5"]]  # n + 1, by hand
+    assert out[4] == "  interrupted (Ctrl-C) while solving n=5: --sweep n=5..7 solves the rest"
+    assert sweep(build_parser().parse_args(["solve", str(path), "--sweep", "n=8,2", "--json"]), cmd_solve) == 0
+    assert [run["swept"] for run in json.loads(capsys.readouterr().out)["runs"]] == [2, 8]  # in order
+    for spec, message in [("n=1,12", "12 is not a value of n; its values: 1, 2, 3, 4, 5, 6, 7, 8, 9"),
+                          ("n=10..12", "none of the values of n (1..9)"), ("n=a..b", "expected whole numbers A..B")]:
+        r = run_engine("solve", path, "--sweep", spec)
+        assert (r.returncode, r.stderr) == (2, f"error: --sweep {spec}: {message}\n")
