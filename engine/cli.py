@@ -719,7 +719,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--plot", metavar="FILE.png", help="draw how many terminal paths end with each score")
     s.add_argument("--sweep", metavar="NAME",
-                   help="solve once for each value of the parameter NAME, a row each")
+                   help="solve once for each value of the parameter NAME, a row each (NAME=A..B or NAME=V,W: "
+                        "those values only)")
     s.add_argument("--policy", metavar="FILE.jsonl",
                    help="write the best move in every state where a player moves, one JSON object a line")
     s.add_argument("--show", action="store_true",
