@@ -19,7 +19,7 @@ from . import tiles
 from . import types as T
 from .check import ALL_PLAYERS, Checker, Symbol
 from .diagnostics import RuleRuntimeError, clip
-from .pysource import PySource
+from .pysource import PySource, env_before
 
 SIMPLE, FORK = "simple", "fork"
 
@@ -267,12 +267,7 @@ class Compiler(PySource):
         a = args[0] if args else None
         if name == "old":  # the argument read with the state before the step in place of this one
             before, n = self.ck.before_slot, self.nfields + 2
-
-            def old(env):
-                then = list(env)
-                then[:n] = env[before]
-                return a(then)
-            return old
+            return lambda env: a(env_before(env, before, n))
         if name in ("min", "max") and len(args) > 1:
             fn = min if name == "min" else max
             return lambda env: fn(x(env) for x in args)

@@ -502,22 +502,28 @@ class CompiledGame:
 
     def broken_invariants(self, s) -> list:
         """The invariant declarations that do not hold in state s."""
-        broken = []
-        for decl, holds in self.invariants:
-            with guard(decl.span, "the invariant"):
-                if not holds(self.env(s)):
-                    broken.append(decl)
-        return broken
+        return self._broken(self.invariants, self.env(s)) if self.invariants else []
 
     def broken_steps(self, before, s) -> list:
         """The invariants reading old(...) that do not hold on the step from state `before` to s."""
+        if not self.step_invariants:
+            return []
+        env = self.env(s)
+        env[self.checker.before_slot] = before
+        return self._broken(self.step_invariants, env)
+
+    @staticmethod
+    def _broken(invariants: list, env: list) -> list:
+        """The declarations of `invariants` false in env (one environment for them all: each binds
+        its own names before it reads them)."""
         broken = []
-        for decl, holds in self.step_invariants:
-            env = self.env(s)
-            env[self.checker.before_slot] = before
-            with guard(decl.span, "the invariant"):
+        for decl, holds in invariants:
+            try:
                 if not holds(env):
                     broken.append(decl)
+            except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError):
+                with guard(decl.span, "the invariant"):  # raised again, as a rule error at the invariant
+                    holds(env)
         return broken
 
     def key(self, s):

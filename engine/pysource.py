@@ -61,6 +61,14 @@ class _Forgets(dict):
 _FORGETS = _Forgets()
 
 
+def env_before(env: list, before: int, n: int) -> list:
+    """An environment like env with the state held at slot `before` (the state before a step) in
+    place of the state's n slots: where old(...) reads its argument."""
+    then = list(env)
+    then[:n] = env[before]
+    return then
+
+
 def _loops(node) -> bool:
     """Whether an expression holds a comprehension."""
     if isinstance(node, (m.CallComp, m.ListComp, m.SetComp, m.MapComp)):
@@ -77,7 +85,8 @@ class PySource:
 
     def init_source(self, in_order):
         self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value,
-                   "_field_of": rt.field_of, "_players": self.players, "__builtins__": __builtins__}
+                   "_field_of": rt.field_of, "_players": self.players, "_env_before": env_before,
+                   "__builtins__": __builtins__}
         self._generated: dict = {}
         self._folded: dict = {}
         self._def_names: dict = {}
@@ -293,6 +302,8 @@ class PySource:
             return f"frozenset().union(*{args[0]})"
         if name == "keys":
             return f"tuple(_in_order({args[0]}))"
+        if name == "old":  # the argument read with the state before the step in place of this one
+            return f"(lambda env: {args[0]})(_env_before(env, {self.ck.before_slot}, {self.nfields + 2}))"
         return None
 
     def _def_function(self, d: m.DefDecl, context=None) -> str:
