@@ -405,7 +405,14 @@ def _print_broken(game, e: _Broken, texts: list) -> str:
     if e.before is not None:
         print(f"state before the last step: {json.dumps(game.state_json(e.before))}", file=sys.stderr)
     print(f"state: {json.dumps(game.state_json(e.state))}", file=sys.stderr)
+    if game.declares_view:
+        _print_as_viewed(game.view(e.state), file=sys.stderr)
     return message
+
+
+def _print_as_viewed(view: str, file=None) -> None:
+    """A state of a failure through the file's view, under its JSON."""
+    print("\n".join(["as the view shows it:"] + [f"  {row}" for row in view.splitlines()]), file=file)
 
 
 def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) -> int:
@@ -665,7 +672,8 @@ def cmd_check(args) -> int:
                "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
                    "code": f.code, "message": f.message, "hint": f.hint, "at": f.span and str(f.span),
                    "moves": list(f.moves), "fewest": f.fewest, "state": f.state,
-                   **({"before": f.before} if f.before is not None else {})}, "every_line": r.every_line,
+                   **({"before": f.before} if f.before is not None else {}),
+                   **({"view": f.view} if f.view is not None else {})}, "every_line": r.every_line,
                "dead_ends": r.dead_ends, "interrupted": False}
         print(json.dumps(out))
     elif f is None:
@@ -695,6 +703,8 @@ def cmd_check(args) -> int:
         for name, x in (("state before the last step", f.before), ("state", f.state)):
             if x is not None or name == "state":
                 print(f"{name}: {x if isinstance(x, str) else json.dumps(x)}")
+        if f.view is not None:
+            _print_as_viewed(f.view)
     return 0 if f is None else 1
 
 

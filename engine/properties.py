@@ -53,6 +53,7 @@ class Failure:
     hint: Optional[str] = None  # what may help, for a rule that failed
     fewest: bool = False  # every state fewer moves from the start was checked: no shorter line fails
     before: object = None  # an invariant that reads old(...): the state before the last step, as `state`
+    view: Optional[str] = None  # the state through the file's view, when it declares one that can show it
 
 
 @attrs.frozen
@@ -385,7 +386,17 @@ class _Run:
         def shown(x):
             return repr(x) if state_json is None or x is None else state_json(x)
         raise _Found(Failure(code, message, span, tuple(line), shown(s), hint,
-                             before=None if before is None else shown(before)))
+                             before=None if before is None else shown(before), view=self.view_of(s)))
+
+    def view_of(self, s) -> Optional[str]:
+        """s through the game's view, if it declares one and the view can show s (a failing view
+        is the failure itself)."""
+        if s is None or not getattr(self.game, "declares_view", False):
+            return None
+        try:
+            return self.game.view(s)
+        except Exception:
+            return None
 
     @contextmanager
     def guard(self, line: list, s, what: str):

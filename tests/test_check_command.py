@@ -637,3 +637,20 @@ def test_check_counts_the_lines_that_stop_at_a_dead_end(tmp_path):
     assert (out["ok"], out["examples"], out["steps"], out["dead_ends"]) == (True, 1, 2, 1)
     assert ("  1 of the lines stopped at a dead end, a state that is not terminal where no move is legal"
             in run_engine("check", path).stdout)
+
+
+def test_a_failure_shows_its_state_through_the_view_too():
+    # tic-tac-toe's view draws the grid a row a line; the state after three marks, drawn by hand
+    # from the state check prints
+    r = run_engine("check", "rules/tictactoe.rules", "--invariant", "len(marks) < 3", "--seed", "1")
+    assert r.returncode == 1
+    marks = json.loads(r.stdout.split("\nstate: ", 1)[1].split("\n", 1)[0])["marks"]
+    rows = [["."] * 3 for _ in range(3)]
+    for (row, col), mark in marks:
+        rows[row][col] = mark
+    assert r.stdout.endswith("as the view shows it:\n" + "".join(f"  {''.join(row)}\n" for row in rows))
+    out = json.loads(run_engine("check", "rules/tictactoe.rules", "--invariant", "len(marks) < 3", "--seed", "1",
+                                "--json").stdout)
+    assert out["failure"]["view"] == "\n".join("".join(row) for row in rows)
+    s = run_engine("solve", "rules/tictactoe.rules", "--invariant", "len(marks) < 3")
+    assert s.stderr.endswith("as the view shows it:\n  XOX\n  ...\n  ...\n")  # X, O, X along the top, in order
