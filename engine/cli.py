@@ -17,7 +17,7 @@ import attrs
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, clip, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
-from .cli_search import add_parsers, check_depth
+from .cli_search import add_parsers, check_depth, check_heuristic
 from .cli_sweep import sweep
 from .lint import (dead_ends, endless, joined, partial_tables, stale_labels, unapplied, unread_lets, unreached,
                    unused)
@@ -303,6 +303,11 @@ def cmd_solve(args) -> int:
     game, texts, extra = _with_invariants(args)
     if extra is None:
         return 2
+    if args.heuristic is not None:
+        if args.depth is None:
+            raise UsageError(f"--heuristic {args.heuristic}: values the states where --depth N stops the lines; "
+                             "without --depth every line goes to its end")
+        check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
     if args.plot:
         check_plot_target(args.plot)
     policy = PolicyFile(args.policy, game, EXACT_PLACES) if args.policy else None
@@ -423,9 +428,11 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
         values_bar.close()
         bar.update(depth, f"{paths:,} paths, {states:,} states")
     try:
+        leaf = None if args.heuristic is None else \
+            (lambda s: [game.evaluate(s, args.heuristic, p) for p in range(game.num_players)])
         sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
                     valued=values_bar.update, rng=random.Random(args.seed),
-                    decided=policy.decided if policy is not None else None, visit=visit)
+                    decided=policy.decided if policy is not None else None, visit=visit, leaf=leaf)
     except _Broken:
         bar.close()
         values_bar.close()
@@ -454,6 +461,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
         "terminal_paths": sol.terminal_paths,
         "dead_ends": sol.dead_ends,
         "complete": sol.complete,
+        **({"heuristic": args.heuristic} if args.heuristic is not None else {}),
         "value": [plain_number(v, EXACT_PLACES) for v in sol.value],
         "players": list(names),
         "best_line": game.line_json(sol.best_line, views=args.show),
@@ -479,7 +487,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
     _print_dead_ends(sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
-                          show=args.show)
+                          show=args.show, leaf=args.heuristic)
     _print_policy(policy)
     return 0
 
@@ -510,12 +518,12 @@ weights, exact but for the float's last bits (the text rounds to 4)."""
 
 
 def _print_value_and_line(game, value: tuple, line: list, again: bool = False, cut: Optional[int] = None,
-                          seed: int = 0, show: bool = False) -> None:
+                          seed: int = 0, show: bool = False, leaf: Optional[str] = None) -> None:
     """The value under best play (a best score for one player) and the best line, its chance
     outcomes drawn with the seed, with how it ends when it stops short of the end: (again) back
     at a state it was in, (cut) after that many moves, where the score of the unfinished game
-    stands in for its end, or cut at LINE_LIMIT moves. With `show`, the initial state and the
-    state after each step through the file's view."""
+    stands in for its end (or the heuristic `leaf`'s value), or cut at LINE_LIMIT moves. With
+    `show`, the initial state and the state after each step through the file's view."""
     where = "" if cut is None else f" after {cut:,} moves"
     if game.num_players == 1:
         print(f"  best score{where}: {plain_number(value[0])}")
@@ -538,7 +546,8 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
     elif len(line) >= LINE_LIMIT and not game.is_terminal(last):
         print(f"    and on: the line is shown to its first {LINE_LIMIT:,} moves")
     if cut is not None and not game.is_terminal(last):
-        print("    then the lines stop: the score of a game not over stands in for its end")
+        print("    then the lines stop: " + ("the score" if leaf is None else f"the heuristic {leaf}")
+              + " of a game not over stands in for its end")
 
 
 def _print_view(game, s) -> None:
@@ -733,6 +742,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "those values only)")
     s.add_argument("--policy", metavar="FILE.jsonl",
                    help="write the best move in every state where a player moves, one JSON object a line")
+    s.add_argument("--heuristic", metavar="H",
+                   help="with --depth N: value the states where the lines stop by the file's heuristic H "
+                        "instead of the score")
     s.add_argument("--show", action="store_true",
                    help="print the states along the best line through the file's view (--json: a view in each step)")
     s.add_argument("--invariant", action="append", metavar="EXPR",

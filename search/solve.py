@@ -60,10 +60,12 @@ LINE_LIMIT = 1_000
 def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_STATES,
           progress: Optional[Callable[[int, int, int], None]] = None,
           valued: Optional[Callable[[int], None]] = None, rng=None,
-          decided: Optional[Callable] = None, visit: Optional[Callable] = None) -> Solution:
+          decided: Optional[Callable] = None, visit: Optional[Callable] = None,
+          leaf: Optional[Callable] = None) -> Solution:
     """Count paths layer by layer, and back up values over the DAG. The best line stops at a
     chance step, or with `rng` goes on through it, each outcome drawn by its weight: one way
-    the game may go under best play.
+    the game may go under best play. With max_depth, a state the lines stop at before the game
+    is over is valued by `leaf(s)` (each player's value), or without it by its returns.
 
     A path ends at a terminal state or at a state with no legal moves; such a
     dead end counts as a terminal path with the state's returns. Without
@@ -96,15 +98,14 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
                 terminal_paths += count
                 outcomes[game.returns(s)] += count
                 continue
-            children = _children(game, s)
-            if not children:
+            if not _has_ways(game, s):
                 terminal_paths += count
                 outcomes[game.returns(s)] += count
                 continue
             if depth >= max_depth:
                 complete = False
                 continue
-            for _, t, _ in children:
+            for _, t, _ in _children(game, s):
                 k = game.key(t)
                 if k in nxt:
                     nxt[k] = (nxt[k][0], nxt[k][1] + count)
@@ -120,8 +121,13 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         layer = nxt
         if progress is not None:
             progress(depth, paths[-1], len(seen))
-    value, line, _, dead = _values(game, root, max_depth, max_states, valued, rng, decided, visit)
+    value, line, _, dead = _values(game, root, max_depth, max_states, valued, rng, decided, visit, leaf)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete, len(dead))
+
+
+def _has_ways(game: Game, s) -> bool:
+    """Whether a state that is not terminal goes on: chance moves there, or a move is legal."""
+    return game.current_player(s) == CHANCE or bool(game.legal_moves(s))
 
 
 def _children(game: Game, s) -> list:
@@ -133,7 +139,7 @@ def _children(game: Game, s) -> list:
 
 def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             valued: Optional[Callable[[int], None]] = None, rng=None, decided: Optional[Callable] = None,
-            visit: Optional[Callable] = None):
+            visit: Optional[Callable] = None, leaf: Optional[Callable] = None):
     """Back up returns over the DAG: each player maximises its own, chance averages. Without
     max_depth, a state met again on the line that leads to it raises Cycle. Of the moves as good
     for the mover, those after which the mover's value is at least every other player's come
@@ -166,12 +172,13 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         if visit is not None:
             visit(s, lambda: list(moves))
         terminal = game.is_terminal(s)
-        children = [] if terminal else _children(game, s)
-        if not children and not terminal:
+        goes_on = not terminal and _has_ways(game, s)
+        if not terminal and not goes_on:
             dead.add(k[0])
-        if not children or (max_depth is not None and depth >= max_depth):
-            memo[k] = (tuple(game.returns(s)), None, 0, (), k)
+        if not goes_on or (max_depth is not None and depth >= max_depth):  # an end, or where the lines stop
+            memo[k] = (tuple(game.returns(s)) if not goes_on or leaf is None else tuple(leaf(s)), None, 0, (), k)
             return memo[k][0], 0, k
+        children = _children(game, s)
         open_at[k] = len(moves)
         vals = []
         for m, t, _ in children:

@@ -688,3 +688,19 @@ score for p: if p == B and step == 2 then 1 else 0
 """)
     out = json.loads(run_engine("solve", path, "--json").stdout)
     assert out["value"] == [0, 0, 0] and [s["move"] for s in out["best_line"]] == ["start", "A stops"]
+
+
+def test_solve_to_a_depth_values_where_the_lines_stop_by_a_heuristic():
+    # Russell and Norvig's exercise 5.9 backs up Eval two plies deep: X's centre is worth 1 (a
+    # corner -1, an edge -2), the rows file's `rows` heuristic being that Eval. By hand for the
+    # centre, against O in a corner: X holds 3 lines alone (a row, a column, a diagonal), O 2
+    out = json.loads(run_engine("solve", "rules/tictactoe.rules", "--depth", "2", "--heuristic", "rows",
+                                "--json").stdout)
+    assert (out["value"], out["heuristic"], out["complete"]) == ([1, -1], "rows", False)
+    assert [s["move"] for s in out["best_line"]][1] == "X at (1, 1)"
+    plain = json.loads(run_engine("solve", "rules/tictactoe.rules", "--depth", "2", "--json").stdout)
+    assert plain["value"] == [0, 0] and "heuristic" not in plain  # the score of a game not over
+    text = run_engine("solve", "rules/tictactoe.rules", "--depth", "2", "--heuristic", "rows").stdout
+    assert "then the lines stop: the heuristic rows of a game not over stands in for its end" in text
+    r = run_engine("solve", "rules/tictactoe.rules", "--heuristic", "rows")
+    assert r.returncode == 2 and "--heuristic rows: values the states where --depth N stops the lines" in r.stderr
