@@ -555,6 +555,10 @@ def _print_view(game, s) -> None:
     print("\n".join("      " + row for row in game.view(s).splitlines()))
 
 
+SPREAD_SAMPLE = 100_000
+"""The states found last that a solve past its limit looks at for the fields that vary most."""
+
+
 def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     """Exit 1 for a game with more states than solve may hold, with the fields that vary most
     among the states found last and the ways on."""
@@ -563,13 +567,16 @@ def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
                "with depth, --depth N solves the first N moves and --max-states N lets solve hold more; "
                + ("`search` and `play` look for good lines" if game.num_players == 1 else
                   "`play` pits search agents against each other") + " in a game too big to solve")
-    spread = game.fields_spread(e.keys)  # a state is its own key
+    spread = game.fields_spread(e.keys, sample=SPREAD_SAMPLE)  # a state is its own key
     if spread:
-        message += (f"\n  the fields with the most values in the {len(e.keys):,} states found last: "
+        looked = min(len(e.keys), SPREAD_SAMPLE)
+        message += (f"\n  the fields with the most values in the {len(e.keys):,} states found last"
+                    + (f" ({looked:,} of them looked at)" if looked < len(e.keys) else "") + ": "
                     + ", ".join(f"{name} {counted(n, 'value')}" + (f" ({lo:,}..{hi:,})" if lo is not None else "")
                                 for name, n, lo, hi in spread)
                     + "; if one of them takes ever new values (a number that grows without bound, say), a range "
-                    "type with `clamp`, or an end the game reaches first, keeps the states finite")
+                    "type with `clamp`, or an end the game reaches first, keeps the states finite; if not, the "
+                    "game is simply this large")
     return _solve_failed(args, message)
 
 

@@ -704,3 +704,14 @@ def test_solve_to_a_depth_values_where_the_lines_stop_by_a_heuristic():
     assert "then the lines stop: the heuristic rows of a game not over stands in for its end" in text
     r = run_engine("solve", "rules/tictactoe.rules", "--heuristic", "rows")
     assert r.returncode == 2 and "--heuristic rows: values the states where --depth N stops the lines" in r.stderr
+
+
+def test_past_its_limit_solve_says_how_many_of_the_states_found_last_it_looked_at(monkeypatch, capsys):
+    import engine.cli
+    monkeypatch.setattr(engine.cli, "SPREAD_SAMPLE", 10)
+    assert engine.cli.main(["solve", "rules/tictactoe.rules", "--max-states", "100"]) == 1
+    err = capsys.readouterr().err
+    # past 100 states the solve names the fields over the last half of them, 50, of which every 5th
+    # is looked at; each of those 10 has marks of its own
+    assert "the fields with the most values in the 50 states found last (10 of them looked at): marks 10 " \
+           "values;" in err and "if not, the game is simply this large" in err
