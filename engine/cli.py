@@ -66,8 +66,9 @@ class _Main(_Parser):
             near = did_you_mean(first, self.commands)
             self.error(f"no command '{first}'; " + (f"did you mean '{near}'? " if near else "")
                        + f"the commands are {names}")
-        for k in range(len(argv) - 1):  # `--show FILE`: the file is not the value --show may take
-            if argv[k] == "--show" and (argv[k + 1].endswith(".rules") or os.path.exists(argv[k + 1])):
+        for k in range(len(argv) - 1):  # `play --show FILE`: the file is not the value --show may take
+            if first == "play" and argv[k] == "--show" and (argv[k + 1].endswith(".rules")
+                                                             or os.path.exists(argv[k + 1])):
                 argv.insert(k + 1, "end")
                 break
         parsed, extras = self.parse_known_args(argv, namespace)

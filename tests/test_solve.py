@@ -715,3 +715,8 @@ def test_past_its_limit_solve_says_how_many_of_the_states_found_last_it_looked_a
     # is looked at; each of those 10 has marks of its own
     assert "the fields with the most values in the 50 states found last (10 of them looked at): marks 10 " \
            "values;" in err and "if not, the game is simply this large" in err
+
+
+def test_solve_show_may_come_before_the_file():
+    r = run_engine("solve", "--show", "rules/tictactoe.rules", "--depth", "1")
+    assert r.returncode == 0 and "      X..\n" in r.stdout, r.stderr
