@@ -527,12 +527,12 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
     `show`, the initial state and the state after each step through the file's view."""
     where = "" if cut is None else f" after {cut:,} moves"
     if game.num_players == 1:
-        print(f"  best score{where}: {plain_number(value[0])}")
+        print(f"  best {'score' if leaf is None else 'value of ' + leaf}{where}: {plain_number(value[0])}")
     else:
-        print(f"  value{where}: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
+        print(f"  value{'' if leaf is None else ' of ' + leaf}{where}: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
     chance = game.chance_steps(line)
     print("  best line" + (f" (chance outcomes drawn by weight with --seed {seed}: one way the game may go):"
-                           if any(chance) else ":"))
+                           if any(chance) else f" ({counted(len(line), 'move')}):"))
     if show:
         _print_view(game, game.initial_state())
     for (mv, s), by_chance in zip(line, chance):

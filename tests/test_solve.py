@@ -420,7 +420,7 @@ def test_a_line_that_never_ends_is_worth_nothing_and_said_to_come_round_again(tm
     path.write_text(ROUND_AGAIN)
     r = run_engine("solve", path)
     assert "best score: 0\n" in r.stdout
-    assert r.stdout.endswith("  best line:\n    wait\n    wait\n    and round again: the line comes back to a "
+    assert r.stdout.endswith("  best line (2 moves):\n    wait\n    wait\n    and round again: the line comes back to a "
                              "state it was in, so best play never ends there, which is worth 0 to every player "
                              "(where every end scores below 0, going round is best: a score shifted up, or an end "
                              "the game comes to, makes ending worth more)\n"), r.stdout
@@ -637,7 +637,7 @@ def test_solve_show_draws_each_state_of_the_best_line_through_the_view():
     text = run_engine("solve", "rules/tictactoe.rules", "--show").stdout
     drawn = "".join(f"    {s['move']}\n" + "".join(f"      {row}\n" for row in s["view"].splitlines())
                     for s in line[1:])
-    assert "  best line:\n      ...\n      ...\n      ...\n" + drawn in text
+    assert f"  best line ({len(line) - 1} moves):\n      ...\n      ...\n      ...\n" + drawn in text
 
 
 # Three players; only B's or C's crown gives anyone a point, so A gets 0 whatever it does. A may
@@ -702,6 +702,7 @@ def test_solve_to_a_depth_values_where_the_lines_stop_by_a_heuristic():
     assert plain["value"] == [0, 0] and "heuristic" not in plain  # the score of a game not over
     text = run_engine("solve", "rules/tictactoe.rules", "--depth", "2", "--heuristic", "rows").stdout
     assert "then the lines stop: the heuristic rows of a game not over stands in for its end" in text
+    assert "  value of rows after 2 moves: X 1, O -1\n" in text  # a value of the heuristic, not a score
     r = run_engine("solve", "rules/tictactoe.rules", "--heuristic", "rows")
     assert r.returncode == 2 and "--heuristic rows: values the states where --depth N stops the lines" in r.stderr
 
