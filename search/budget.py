@@ -132,13 +132,17 @@ class Budgeted:
         return tuple(g.evaluate(s, heuristic, p) for p in range(g.num_players))
 
     def finish(self, line: Sequence, s) -> float:
-        """Record a line that ended at s; returns the searching player's return there."""
+        """Record a line that ended at s; returns the searching player's return there. Of lines
+        that score as well as the best, the shorter is kept (the best score was still first met
+        where it was)."""
         score = self.game.returns(s)[self.player]
         if self.best_score is None or score > self.best_score:
             self.best_score = score
             self.best_line = tuple(line)
             self.first_best_at = self.calls
             self.improvements.append((self.calls, score))
+        elif score == self.best_score and len(line) < len(self.best_line):
+            self.best_line = tuple(line)
         return score
 
     def adopt(self, prefix: Sequence, r: Result):
@@ -148,6 +152,9 @@ class Budgeted:
             self.best_line = tuple(prefix) + r.best_line
             self.first_best_at = self.calls + r.first_best_at
             self.improvements.append((self.first_best_at, r.best_score))
+        elif r.best_score is not None and r.best_score == self.best_score and \
+                len(prefix) + len(r.best_line) < len(self.best_line):
+            self.best_line = tuple(prefix) + r.best_line
         self.calls += r.fm_calls
         self.iterations += r.iterations
 

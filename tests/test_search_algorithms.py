@@ -483,3 +483,23 @@ def test_osla_values_a_roll_by_the_mean_of_what_it_may_bring(tmp_path, start, mo
     for seed in range(5):
         r = osla(game, game.initial_state(), rng=random.Random(seed), heuristic="pot_now")
         assert game.describe(r.move) == move
+
+
+REACH_FOUR = """game "reach four"
+state { n: 0..5 = 0 }
+action add "add {k}" { choose k in 1..2  n += k }
+turn { add }
+terminal n >= 4
+score 1
+"""
+
+
+def test_of_lines_as_good_a_search_reports_the_shortest(tmp_path):
+    # every line scores 1; by hand the shortest are add 2, add 2 (two moves), while backtracking
+    # tries add 1 first and so first ends after four
+    path = tmp_path / "four.rules"
+    path.write_text(REACH_FOUR)
+    game = load_game(str(path))
+    r = backtrack(game, game.initial_state(), budget=10_000)
+    assert r.best_score == 1 and [game.describe(m) for m, _ in r.best_line] == ["add 2", "add 2"]
+    assert r.first_best_at < r.fm_calls  # the score was first met on a longer line
