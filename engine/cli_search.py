@@ -291,8 +291,11 @@ def cmd_search(args) -> int:
     if interrupted:
         print("  interrupted (Ctrl-C): what the search had found by then")
     if r.best_score is None:
+        depth = getattr(args, "depth", None)
+        spare = args.budget is not None and r.fm_calls < args.budget and depth not in (None, "end")
         print("  no line reached the end of the game "
-              + ("before the interrupt" if interrupted else "within the budget"))
+              + ("before the interrupt" if interrupted else
+                 f"within --depth {depth} (the budget was not spent)" if spare else "within the budget"))
         return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
     if chance:

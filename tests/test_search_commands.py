@@ -548,3 +548,10 @@ def test_a_report_names_the_parameters_set_in_its_first_line_and_its_json(comman
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("Nidavellir: coin trades (players=3, variant=blog): "), r.stdout
     assert json_of(*command, *given, "--json")["set"] == ["players=3", "variant=blog"]
+
+
+def test_a_search_stopped_by_its_depth_says_so_rather_than_blame_the_budget():
+    # Nidavellir ends after 8 trades; beam to depth 3 cannot reach an end and spends little
+    r = run_engine("search", "rules/nidavellir.rules", "--algo", "beam", "--depth", "3", "--budget", "100000")
+    assert r.returncode == 0, r.stderr
+    assert "  no line reached the end of the game within --depth 3 (the budget was not spent)\n" in r.stdout
