@@ -150,7 +150,8 @@ def endless(ck: Checker, ended: int, playouts: int, steps: int) -> list:
         return []
     what = f"none of {playouts:,} random playouts ended" if playouts != 1 else "the random playout did not end"
     return [Diagnostic("no-end", f"{what} within {steps:,} move{'s' if steps != 1 else ''}", ends[0].span,
-                       "the terminal condition may never hold; if the game is that long, `--steps N` plays "
+                       "the terminal condition may never hold, or random play rarely reaches it (a puzzle, "
+                       "say: `solve` finds whether it can); if the game is that long, `--steps N` plays "
                        "longer (and `play --max-moves N` stops games that go on)", severity="warning")]
 
 

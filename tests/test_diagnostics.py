@@ -1786,6 +1786,7 @@ def test_validate_warns_when_no_random_playout_ends(tmp_path, engine_cli):
     result = engine_cli("validate", str(path), "--playouts", "2", "--steps", "50")
     assert result.returncode == 0, result.stderr
     assert f"{path}:4:1: warning[no-end]: none of 2 random playouts ended within 50 moves" in result.stderr
+    assert "or random play rarely reaches it (a puzzle, say: `solve` finds whether it can)" in result.stderr
     assert result.stdout == f"{path}: ok (endless, 1 warning)\n"
     # a game whose playouts end (here at n == 3) draws no such warning
     path.write_text(path.read_text().replace("terminal n < 0", "terminal n == 3"), encoding="utf-8")
