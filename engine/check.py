@@ -43,6 +43,7 @@ OTHER_LANGUAGES = {
     "range": "`a..b` is the whole numbers from a to b, both included",
     "None": "there is no empty value: `k in m` tells whether a map has the key k",
     "null": "there is no empty value: `k in m` tells whether a map has the key k",
+    "enumerate": "go over the indices for an index beside each item: `for i in 0..len(xs) - 1` reads xs[i]",
     **dict.fromkeys(("player", "self", "me"), "the player whose turn it is is `current`; `score for p: EXPR` "
                                                "names each player in turn"),
 }

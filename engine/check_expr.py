@@ -75,6 +75,8 @@ class ExpressionChecks:
         kinds = ("list", "set", "bag")
         if want[0] in kinds and got[0] in kinds and T.fits(got[1], want[1]):
             return f"`{want[0]}(x)` makes a {want[0]} of the elements of x"
+        if want == T.INT and got == T.BOOL:
+            return "a yes or no is no number: `if COND then 1 else 0` counts it"
         return self.quoted_value_hint(e, want)
 
     def expr_IntLit(self, e, want):

@@ -179,7 +179,9 @@ _HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "writ
            ";": "no ';' is needed: a statement ends where the next one begins, also on the same line",
            "'": "strings are written in double quotes: \"...\"", "elif": "write `else if`",
            "/": "numbers in rules are whole: `a // b` divides and rounds down", "≤": "write `<=`", "≥": "write `>=`",
-           "≠": "write `!=`", "?": "write `if COND then A else B`"}
+           "≠": "write `!=`", "?": "write `if COND then A else B`",
+           "^": "there is no `^`: a power is a product (x * x), and an element toggled in a set is "
+                "`if x in s { s -= x } else { s += x }`"}
 
 DECLARATION_WORDS = ("game", "use", "param", "enum", "record", "table", "const", "def", "players", "state",
                      "action", "turn", "when", "chance", "terminal", "score", "heuristic", "invariant", "agent",

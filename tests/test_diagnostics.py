@@ -873,6 +873,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
      "the names to take a tuple apart are written without brackets: let a, b ..."),
     ("moves += 9 ‸/ 2", "numbers in rules are whole: `a // b` divides and rounds down"),
     ("moves += 2 *‸* 3", "there is no power operator: multiply (x * x)"),
+    ("moves += 2 ‸^ 3", "there is no `^`: a power is a product (x * x), and an element toggled in a set is "
+                        "`if x in s { s -= x } else { s += x }`"),
     ("moves += len([1, 2, 3][1‸:])", "there are no slices: a part of a list is a comprehension, [xs[i] for i in "
                                      "a..b], and the list reversed [xs[len(xs) - 1 - i] for i in 0..len(xs) - 1]"),
     ("moves += 1  done = done.negate‸()",
@@ -2169,3 +2171,15 @@ def test_a_let_inside_a_loop_that_nothing_reads_is_a_warning_and_a_read_one_is_n
     assert result.stderr.count("warning[unused]") == 1  # not the first acc, read after the loop; not _spare
     assert f"{path}:4:23: warning[unused]: 'acc' is never read after this `let`" in result.stderr
     assert "a total over a loop is a comprehension (`let t = sum(f(x) for x in xs)`)" in result.stderr
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("score ‸done", "a yes or no is no number: `if COND then 1 else 0` counts it"),
+    ("score moves\ndef f(xs) = ‸enumerate(xs)",
+     "go over the indices for an index beside each item: `for i in 0..len(xs) - 1` reads xs[i]"),
+])
+def test_a_bool_for_a_number_and_enumerate_get_hints(tmp_path, text, hint):
+    game = "state { moves: 0..9 = 0  done: bool = no }\naction step { moves += 1  done = moves == 9 }\n" \
+           "turn { step }\nterminal done\n" + text + "\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, game)
+    assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, hint), errors.render()
