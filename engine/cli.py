@@ -320,7 +320,7 @@ def cmd_solve(args) -> int:
         message = _print_broken(game, e, texts)
         if args.json:
             print(json.dumps({"file": args.file, "error": message, "at": str(e.decl.span),
-                              "moves": [game.describe(m) for m in e.moves], "state": game.state_json(e.state),
+                              "moves": _labels(game, e.moves), "state": game.state_json(e.state),
                               **({"before": game.state_json(e.before)} if e.before is not None else {})}))
         return 1
     finally:
@@ -406,14 +406,24 @@ def _print_broken(game, e: _Broken, texts: list) -> str:
     print(Diagnostic("invariant", message, e.decl.span).render({**game_sources(game),
                                                                INVARIANT_SOURCE: "\n".join(texts)}), file=sys.stderr)
     print("moves from the initial state" + (":" if e.moves else ": none"), file=sys.stderr)
-    for i, m in enumerate(e.moves, 1):
-        print(f"  {i}. {game.describe(m)}", file=sys.stderr)
+    for i, label in enumerate(_labels(game, e.moves), 1):
+        print(f"  {i}. {label}", file=sys.stderr)
     if e.before is not None:
         print(f"state before the last step: {json.dumps(game.state_json(e.before))}", file=sys.stderr)
     print(f"state: {json.dumps(game.state_json(e.state))}", file=sys.stderr)
     if game.declares_view:
         _print_as_viewed(game.view(e.state), file=sys.stderr)
     return message
+
+
+def _labels(game, moves: list) -> list:
+    """The labels of a line of moves from the initial state, the steps chance took marked
+    `chance: ` as in the best line."""
+    out, s = [], game.initial_state()
+    for m in moves:
+        out.append(("chance: " if game.current_player(s) == CHANCE else "") + game.describe(m))
+        s = game.apply(s, m)
+    return out
 
 
 def _print_as_viewed(view: str, file=None) -> None:

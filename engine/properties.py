@@ -448,6 +448,8 @@ class _Run:
             twice = next(lb for lb in labels if labels.count(lb) > 1)
             self.fail("property", f"moves of one state have distinct labels: '{twice}' labels "
                       f"{labels.count(twice)} moves", None, line, s)
+        if chance:  # a line shows which of its steps chance took, as solve's best line does
+            labels = tuple(f"chance: {label}" for label in labels)
         nexts = tuple(self.apply_all(s, moves, labels, line))
         if not last:
             self.check_steps(s, line, labels, nexts)

@@ -161,7 +161,7 @@ def test_a_failure_is_shortened_to_the_fewest_moves_by_checking_every_state_befo
     found = properties.Failure("invariant", "invariant does not hold", None, ("add 1",) * 24, {})
     shortest = properties._fewest(run, found, limit=limit)
     assert shortest.fewest is fewest
-    assert shortest.moves == (("roll", "a = 6 | b = 6 | c = 6 | d = 6") if fewest else ("add 1",) * 24)
+    assert shortest.moves == (("roll", "chance: a = 6 | b = 6 | c = 6 | d = 6") if fewest else ("add 1",) * 24)
 
 
 def test_the_subtle_fixture_is_caught_after_exactly_the_three_moves_that_break_it():
@@ -549,7 +549,7 @@ def test_hypothesis_picks_chance_outcomes_and_shrinks_through_them():
     assert r.failure is None
     f = check(CoinFlips(), extra_invariants=[(over, lambda s: s[0] != 3)]).failure
     assert f.code == "invariant" and f.span is over.span
-    assert f.moves == ("heads 1", "tails 2")
+    assert f.moves == ("chance: heads 1", "chance: tails 2")  # the steps chance took, marked
 
 
 def test_a_legal_move_that_cannot_be_applied_is_caught():

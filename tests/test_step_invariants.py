@@ -89,9 +89,10 @@ def test_a_step_invariant_is_checked_on_chance_steps_too(tmp_path):
     path.write_text(ROLLS, encoding="utf-8")
     r = run_engine("solve", path, "--set", "bad=yes")
     assert r.returncode == 1 and f"{path}:10:1: error[invariant]: invariant does not hold after 4 moves" in r.stderr
-    assert "  4. add 1\n" in r.stderr
+    assert "  1. chance: r = 2\n  2. add 2\n  3. chance: r = 1\n  4. add 1\n" in r.stderr  # chance's steps marked
     c = json.loads(run_engine("check", path, "--set", "bad=yes", "--json").stdout)["failure"]
     assert c["at"] == f"{path}:10:1" and c["moves"][-1] == "add 1" and c["state"]["total"] < c["before"]["total"]
+    assert [m.startswith("chance: r = ") for m in c["moves"]] == [True, False] * (len(c["moves"]) // 2)
 
 
 @pytest.mark.parametrize("text, message", [
