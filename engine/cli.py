@@ -539,7 +539,8 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
     if game.num_players == 1:
         print(f"  best {'score' if leaf is None else 'value of ' + leaf}{where}: {plain_number(value[0])}")
     else:
-        print(f"  value{'' if leaf is None else ' of ' + leaf}{where}: " + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
+        print(f"  value{'' if leaf is None else ' of ' + leaf}{where}: "
+              + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
     chance = game.chance_steps(line)
     print("  best line" + (f" (chance outcomes drawn by weight with --seed {seed}: one way the game may go):"
                            if any(chance) else f" ({counted(len(line), 'move')}):"))

@@ -420,8 +420,8 @@ def test_a_line_that_never_ends_is_worth_nothing_and_said_to_come_round_again(tm
     path.write_text(ROUND_AGAIN)
     r = run_engine("solve", path)
     assert "best score: 0\n" in r.stdout
-    assert r.stdout.endswith("  best line (2 moves):\n    wait\n    wait\n    and round again: the line comes back to a "
-                             "state it was in, so best play never ends there, which is worth 0 to every player "
+    assert r.stdout.endswith("  best line (2 moves):\n    wait\n    wait\n    and round again: the line comes back "
+                             "to a state it was in, so best play never ends there, which is worth 0 to every player "
                              "(where every end scores below 0, going round is best: a score shifted up, or an end "
                              "the game comes to, makes ending worth more)\n"), r.stdout
 
