@@ -559,16 +559,18 @@ class Checker(ExpressionChecks):
 
     def old_call(self, e: m.Call) -> tuple:
         """`old(EXPR)`: EXPR in the state before the last step (a move or a chance outcome), in an
-        invariant of the file, which is then checked on each step instead of in each state."""
+        invariant (of the file, or given with --invariant), which is then checked on each step
+        instead of in each state."""
         if len(e.args) != 1 or e.args[0].name is not None:
             self.error("arity", f"old() takes 1 argument, got {len(e.args)}", e.span,
                        "old(EXPR) is EXPR in the state before the last step")
             return T.ANY
         if self._invariant is None or self._current_action is not None or self._in_old:
-            where = "inside old(...)" if self._in_old else "outside the file's invariants"
+            where = "inside old(...)" if self._in_old else "outside an invariant"
             self.error("misplaced", f"old(...) {where}", e.func.span,
-                       "old(EXPR) reads the state before the last step, which only an `invariant` of the file "
-                       "sees (written in the invariant itself; EXPR may call defs)")
+                       "old(EXPR) reads the state before the last step, which only an invariant sees (an "
+                       "`invariant` of the file, or `--invariant` of check and solve), written in it itself; "
+                       "EXPR may call defs")
             return self.expr(e.args[0].value)
         self.step_invariants.add(id(self._invariant))
         if self.before_slot is None:

@@ -340,10 +340,18 @@ class _Broken(Exception):
 
 def _first_broken(game, extra: list) -> Callable:
     """broken(s): the first invariant of the file, then of `extra` ((declaration, state -> bool)
-    pairs, from --invariant), that does not hold in state s; None when all hold."""
-    def broken(s):
-        found = game.broken_invariants(s)
-        return found[0] if found else next((decl for decl, holds in extra if not holds(s)), None)
+    pairs, from --invariant), that does not hold in state s; None when all hold. broken(s, before)
+    is the same for the invariants that read old(...), on the step from `before` to s."""
+    states = [(decl, holds) for decl, holds in extra if not getattr(holds, "step", False)]
+    steps = [(decl, holds) for decl, holds in extra if getattr(holds, "step", False)]
+
+    def broken(s, before=None):
+        if before is None:
+            found = game.broken_invariants(s)
+            return found[0] if found else next((decl for decl, holds in states if not holds(s)), None)
+        found = game.broken_steps(before, s)
+        return found[0] if found else next((decl for decl, holds in steps if not holds(s, before)), None)
+    broken.steps = bool(game.step_invariants or steps)  # whether any invariant reads old(...)
     return broken
 
 
@@ -358,11 +366,11 @@ def _fewest_moves(game, e: _Broken, limit: int, broken: Callable) -> _Broken:
         for s, line in layer:
             if (decl := broken(s)) is not None:
                 return _Broken(decl, line, s, fewest=True)
-            if depth + 1 == len(e.moves) and not game.step_invariants:
+            if depth + 1 == len(e.moves) and not broken.steps:
                 continue
             for m, t in _steps(game, s):
-                if stepped := game.broken_steps(s, t):
-                    return _Broken(stepped[0], line + [m], t, fewest=True, before=s)
+                if broken.steps and (decl := broken(t, s)) is not None:
+                    return _Broken(decl, line + [m], t, fewest=True, before=s)
                 if depth + 1 < len(e.moves) and (k := game.key(t)) not in seen:
                     seen.add(k)
                     after.append((t, line + [m]))
@@ -381,9 +389,9 @@ def _invariants_hold(game, broken: Callable, extra: bool) -> Optional[Callable]:
     def visit(s, line):
         if (decl := broken(s)) is not None:
             raise _Broken(decl, line(), s)
-        for m, t in _steps(game, s) if game.step_invariants else ():  # each step on from s
-            if stepped := game.broken_steps(s, t):
-                raise _Broken(stepped[0], line() + [m], t, before=s)
+        for m, t in _steps(game, s) if broken.steps else ():  # each step on from s
+            if (decl := broken(t, s)) is not None:
+                raise _Broken(decl, line() + [m], t, before=s)
     return visit
 
 

@@ -237,7 +237,9 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
 
 def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_SOURCE) -> list:
     """Parse, check and compile boolean expressions given on the command line (`--invariant`,
-    `--filter`) in the scope of a state: (declaration, state -> bool) pairs."""
+    `--filter`) in the scope of a state: (declaration, state -> bool) pairs. An `--invariant` may
+    read old(...): its function's `step` is then true, and it takes the state before a step too,
+    holds(s, before)."""
     return _command_line_expressions(game, texts, source, T.BOOL)
 
 
@@ -270,7 +272,10 @@ def _command_line_expressions(game: CompiledGame, texts, source: str, want) -> l
     known = len(ck.errors)
     try:
         for d in decls:
-            ck.top_level(d.cond, want, "an invariant" if want == T.BOOL else f"a {source} expression")
+            if source == INVARIANT_SOURCE:  # old(...) allowed, as in the file's invariants
+                ck.check_InvariantDecl(d)
+            else:
+                ck.top_level(d.cond, want, "an invariant" if want == T.BOOL else f"a {source} expression")
         if not errors and len(ck.errors) == known:
             ck.check_defs_as_called()  # the defs they call, with the types of these calls
     except RecursionError:
@@ -282,10 +287,14 @@ def _command_line_expressions(game: CompiledGame, texts, source: str, want) -> l
     pad = [None] * (ck.nslots - game.nslots)  # slots for names the expressions bind
 
     def predicate(decl, holds):
-        def holds_in(s):
+        def holds_in(s, before=None):
+            env = game.env(s) + pad
+            if before is not None:
+                env[ck.before_slot] = before
             with guard(decl.span, f"the {source} expression"):
-                v = holds(game.env(s) + pad)
+                v = holds(env)
                 return bool(v) if want == T.BOOL else v
+        holds_in.step = id(decl) in ck.step_invariants  # reads old(...): holds_in(s, before) on each step
         return holds_in
 
     return [(d, predicate(d, game.compiler.expr(d.cond))) for d in decls]

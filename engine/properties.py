@@ -457,13 +457,16 @@ class _Run:
         return labels, nexts
 
     def check_steps(self, s, line: list, labels: tuple, nexts: tuple) -> None:
-        """The game's invariants that read old(...), on every step from s."""
-        broken_steps = getattr(self.game, "broken_steps", None)
-        if broken_steps is None or not self.game.step_invariants:
+        """The invariants that read old(...), the game's then the extra ones, on every step from s."""
+        broken_steps = getattr(self.game, "broken_steps", None) if getattr(self.game, "step_invariants", ()) \
+            else None
+        extra = [(decl, holds) for decl, holds in self.extra if getattr(holds, "step", False)]
+        if broken_steps is None and not extra:
             return
         for label, t in zip(labels, nexts):
             with self.guard(line + [label], t, "broken_invariants"):
-                broken = broken_steps(s, t)
+                broken = [] if broken_steps is None else broken_steps(s, t)
+                broken += [decl for decl, holds in extra if not broken and not holds(t, s)]
             if broken:
                 self.fail("invariant", "invariant does not hold", broken[0].span, line + [label], t, before=s)
 
@@ -476,6 +479,8 @@ class _Run:
             if broken:
                 self.fail("invariant", "invariant does not hold", broken[0].span, line, s)
         for decl, holds in self.extra:
+            if getattr(holds, "step", False):
+                continue  # on the steps, by check_steps
             with self.guard(line, s, "an invariant"):
                 ok = holds(s)
             if not ok:

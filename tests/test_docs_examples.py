@@ -122,6 +122,6 @@ def test_an_example_gives_the_same_value_with_its_arguments_passed_through_a_def
         same = value_of(game, f"({example}) == ({wrapped})", T.BOOL)
     except RuleErrors as e:  # the one argument the checker must see written out, and old() of an invariant
         assert "hex_grid() needs its layout second, written as one of" in str(e) or \
-            example.startswith("n >= old(") and "old(...) outside the file's invariants" in str(e), str(e)
+            example.startswith("n >= old(") and "old(...) outside an invariant" in str(e), str(e)
         return
     assert same is True, wrapped

@@ -96,8 +96,8 @@ def test_a_step_invariant_is_checked_on_chance_steps_too(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("terminal old(n) == 4", "old(...) outside the file's invariants"),
-    ("def before(x) = old(x)\ninvariant before(n) <= n", "old(...) outside the file's invariants"),
+    ("terminal old(n) == 4", "old(...) outside an invariant"),
+    ("def before(x) = old(x)\ninvariant before(n) <= n", "old(...) outside an invariant"),
     ("invariant old(old(n)) <= n", "old(...) inside old(...)"),
     ("invariant old(n, n) <= n", "old() takes 1 argument, got 2"),
 ], ids=["terminal", "def", "nested", "arity"])
@@ -113,6 +113,17 @@ def test_old_outside_an_invariant_of_the_file_is_an_error_at_old(tmp_path, text,
         next(line for line in game.splitlines() if "old(" in line)) + 1
 
 
-def test_old_is_not_for_the_command_line_invariants(claims):
-    r = run_engine("check", claims("where k not in owner"), "--invariant", "n >= old(n)")
-    assert r.returncode == 2 and "--invariant:1:6: error[misplaced]: old(...) outside the file's invariants" in r.stderr
+def test_an_invariant_given_on_the_command_line_may_read_old(claims, tmp_path):
+    # the claims game without `where k not in owner`: by hand A claims 0, then B takes it over; the
+    # command line says so without the file's own invariants (removed here)
+    path = claims("")
+    path.write_text("\n".join(line for line in path.read_text().splitlines() if not line.startswith("invariant")))
+    owner_stays = "all(k in owner and owner[k] == old(owner)[k] for k in keys(old(owner)))"
+    c = json.loads(run_engine("check", path, "--invariant", owner_stays, "--json").stdout)["failure"]
+    assert (c["at"], c["moves"], c["before"]["owner"]) == ("--invariant:1:1", ["A claims 0", "B claims 0"],
+                                                           [[0, "A"]])
+    s = run_engine("solve", path, "--invariant", owner_stays)
+    assert s.returncode == 1 and "invariant does not hold after 2 moves; no fewer moves break" in s.stderr
+    assert run_engine("solve", claims("where k not in owner"), "--invariant", owner_stays).returncode == 0
+    r = run_engine("search", path, "--algo", "beam", "--filter", "n >= old(n)")  # a filter sees one state
+    assert r.returncode == 2 and "--filter:1:6: error[misplaced]: old(...) outside an invariant" in r.stderr
