@@ -979,18 +979,19 @@ class Checker(ExpressionChecks):
 
 def names_in(e):
     """Every Name node inside an expression."""
-    if isinstance(e, m.Name):
-        yield e
-        return
-    if not attrs.has(type(e)):
-        if isinstance(e, tuple):
-            for x in e:
-                yield from names_in(x)
-        return
-    for f in attrs.fields(type(e)):
-        v = getattr(e, f.name)
-        if isinstance(v, (tuple,)) or attrs.has(type(v)):
-            yield from names_in(v)
+    return nodes_in(e, m.Name)
+
+
+def nodes_in(root, kind: type):
+    """Every node of type `kind` inside root (a node or a tuple of them), in order."""
+    if isinstance(root, tuple):
+        for x in root:
+            yield from nodes_in(x, kind)
+    elif attrs.has(type(root)):
+        if isinstance(root, kind):
+            yield root
+        for f in attrs.fields(type(root)):
+            yield from nodes_in(getattr(root, f.name), kind)
 
 
 def state_slots(checker: Checker, root) -> frozenset:

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional
 
-import attrs
-
 from . import model as m
-from .check import Checker, names_in, state_slots
+from .check import Checker, names_in, nodes_in, state_slots
 from .diagnostics import Diagnostic, counted
 
 _WHAT = {"param": "parameter", "const": "constant", "def": "function", "action": "action", "record": "record",
@@ -36,7 +34,7 @@ def unread_lets(ck: Checker) -> list:
     `for` adds nothing to the total after it."""
     uses = Counter(id(sym) for sym in ck.syms.values() if sym.kind == "local")  # its binding counts once
     out = []
-    for let in _nodes(ck.decls, m.Let):
+    for let in nodes_in(ck.decls, m.Let):
         for ident in let.targets:
             sym = ck.syms.get(id(ident))
             if sym is not None and uses[id(sym)] == 1 and not ident.name.startswith("_"):
@@ -46,18 +44,6 @@ def unread_lets(ck: Checker) -> list:
                                       "it was; a total over a loop is a comprehension (`let t = sum(f(x) for x in "
                                       "xs)`) or a state field changed with `+=`", severity="warning"))
     return out
-
-
-def _nodes(root, kind: type):
-    """Every node of type `kind` inside root (a node or a tuple of them), in order."""
-    if isinstance(root, tuple):
-        for x in root:
-            yield from _nodes(x, kind)
-    elif attrs.has(type(root)):
-        if isinstance(root, kind):
-            yield root
-        for f in attrs.fields(type(root)):
-            yield from _nodes(getattr(root, f.name), kind)
 
 
 def stale_labels(ck: Checker) -> list:

@@ -466,7 +466,8 @@ class _Run:
         for label, t in zip(labels, nexts):
             with self.guard(line + [label], t, "broken_invariants"):
                 broken = [] if broken_steps is None else broken_steps(s, t)
-                broken += [decl for decl, holds in extra if not broken and not holds(t, s)]
+                if not broken:
+                    broken = [decl for decl, holds in extra if not holds(t, s)]
             if broken:
                 self.fail("invariant", "invariant does not hold", broken[0].span, line + [label], t, before=s)
 
