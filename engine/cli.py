@@ -502,13 +502,27 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
         return 0
     done = "solved" if sol.complete else f"explored to depth {args.depth}"
     print(f"{titled(game, args.set)}: {done} in {seconds:.2f} s")
-    print(f"  paths per depth: {', '.join(f'{n:,}' for n in sol.paths_per_depth)}")
+    print(f"  paths per depth: {_depths_text(sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
     _print_dead_ends(sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
                           show=args.show, leaf=args.heuristic)
     _print_policy(policy)
     return 0
+
+
+DEPTHS_SHOWN = (10, 4)
+"""Depths the text of a solve lists first and last when there are more (--json lists them all)."""
+
+
+def _depths_text(paths: list) -> str:
+    """The paths per depth, the middle of a long list left out: a game of 200 moves would
+    print 200 numbers of up to 60 digits."""
+    first, last = DEPTHS_SHOWN
+    if len(paths) <= first + last + 1:
+        return ", ".join(f"{n:,}" for n in paths)
+    return (", ".join(f"{n:,}" for n in paths[:first]) + f", ... ({len(paths) - first - last:,} depths left out; "
+            "--json lists them all), " + ", ".join(f"{n:,}" for n in paths[-last:]))
 
 
 def _print_dead_ends(n: int) -> None:

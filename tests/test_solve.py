@@ -721,3 +721,20 @@ def test_past_its_limit_solve_says_how_many_of_the_states_found_last_it_looked_a
 def test_solve_show_may_come_before_the_file():
     r = run_engine("solve", "--show", "rules/tictactoe.rules", "--depth", "1")
     assert r.returncode == 0 and "      X..\n" in r.stdout, r.stderr
+
+
+def test_a_long_game_lists_its_first_and_last_depths_and_leaves_out_the_middle(tmp_path):
+    # 30 moves, each heads or tails: 2 ** d paths at depth d (counted by hand), 31 depths in all
+    path = tmp_path / "coins.rules"
+    path.write_text("""game "thirty coins"
+state { tossed: 0..30 = 0  heads: 0..30 = 0 }
+action toss "toss" { choose h in 0..1  tossed += 1  heads += h }
+turn { toss }
+terminal tossed == 30
+score heads
+""")
+    text = run_engine("solve", path).stdout
+    assert ("  paths per depth: 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, ... (17 depths left out; --json lists "
+            "them all), 134,217,728, 268,435,456, 536,870,912, 1,073,741,824\n") in text, text
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["paths_per_depth"] == [2 ** d for d in range(31)]
