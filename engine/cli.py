@@ -611,12 +611,13 @@ def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
                     + "; if one of them takes ever new values (a number that grows without bound, say), a range "
                     "type with `clamp`, or an end the game reaches first, keeps the states finite; if not, the "
                     "game is simply this large")
-    return _solve_failed(args, message)
+    return _solve_failed(args, message, max_states=e.limit)
 
 
 def _solve_failed(args, message: str, **more) -> int:
     """Exit 1 for a solve that could not finish: the message on stderr, and with --json an object
-    on stdout too, {"file", "error"} and what `more` adds, so a script reading it learns why."""
+    on stdout too, {"file", "error"} and what `more` adds, so a script reading it learns why
+    (`max_states`: it stopped at that limit of states)."""
     print(f"error: {args.file}: {message}", file=sys.stderr)
     if args.json:
         print(json.dumps({"file": args.file, "error": message, **more}))

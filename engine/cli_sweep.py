@@ -26,7 +26,9 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     """Run `solve_one` (the solve command) with each value of the parameter args.sweep added to
     the --set values, its JSON read back, and print a row per value (or, with --json, one object
     holding each run's). A value the file forbids is a row saying so; a run that fails shows
-    its error on stderr after the setting, and the sweep then exits 1."""
+    its error on stderr after the setting, and the sweep then exits 1. A number past which the
+    states outgrow --max-states ends a sweep of numbers: the larger ones are rows skipped (each
+    would search as long for nothing)."""
     name, _, chosen = args.sweep.partition("=")
     for flag in ("plot", "policy"):
         if getattr(args, flag):
@@ -40,9 +42,15 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         values = _chosen(name, chosen, values)
     bar = ProgressBar(len(values), f"values of {name}", eta=True)
     runs, status, interrupted = [], 0, False
+    numbers = all(v.lstrip("-").isdigit() for v in values)
+    too_many = None  # the number whose states outgrew --max-states
     for i, value in enumerate(values):
         if interrupted:
             break
+        if too_many is not None:
+            runs.append({"swept": _as_json(value), "skipped": f"{name}={too_many} has more than {args.max_states:,} "
+                         "states"})
+            continue
         bar.update(i, f"{name}={value}")
         one = argparse.Namespace(**{**vars(args), "set": [*(args.set or []), f"{name}={value}"], "json": True,
                                     "sweep": None})
@@ -63,8 +71,12 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         if code != 0:
             bar.close()
             print(f"with --set {name}={value}:\n{err.getvalue().rstrip()}", file=sys.stderr)
-            runs.append({"swept": _as_json(value), "error": err.getvalue().strip()})
+            failed = json.loads(out.getvalue() or "{}")  # what solve --json said of its failure
+            runs.append({"swept": _as_json(value), "error": err.getvalue().strip(),
+                         **{k: v for k, v in failed.items() if k not in ("file", "error")}})
             status = 1
+            if numbers and "max_states" in failed:
+                too_many = value
             continue
         runs.append({"swept": _as_json(value), **json.loads(out.getvalue())})
     bar.close()
@@ -72,6 +84,11 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         print(json.dumps({"game": game.title, "sweep": name, "runs": runs, "interrupted": interrupted}))
     else:
         _print_table(game, args, name, values, runs)
+        skipped = [v for v, r in zip(values, runs) if "skipped" in r]
+        if skipped:
+            again = f"{skipped[0]}..{skipped[-1]} solves them" if len(skipped) > 1 else f"{skipped[0]} solves it"
+            print(f"  skipped: {', '.join(skipped)}, as {name}={too_many} has more than {args.max_states:,} states; "
+                  f"--sweep {name}={again} all the same (--max-states N lets solve hold more)")
         if interrupted:
             rest = values[len(runs):]
             print(f"  interrupted (Ctrl-C) while solving {name}={rest[0]}: --sweep {name}={rest[0]}..{rest[-1]} "
@@ -112,6 +129,8 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
             rows.append([swept, "forbidden by the file"])
         elif "error" in r:
             rows.append([swept, "failed: its error is on stderr"])
+        elif "skipped" in r:
+            rows.append([swept, "skipped"])
         else:
             cut = r["method"] == "exhaustive" and not r["complete"]
             value = [f"{plain_number(v)}" + (" (cut)" if cut else "") for v in r["value"]]

@@ -42,8 +42,25 @@ def test_a_value_the_file_forbids_is_a_row_and_a_failing_solve_says_which_value(
     assert r.stdout.splitlines()[3:] == ["  2  forbidden by the file", "  3  failed: its error is on stderr"]
     assert r.stderr.startswith(f"with --set n=3:\nerror: {path}: more than 4 states and not solved yet")
     out = json.loads(run_engine("solve", path, "--sweep", "n", "--max-states", 4, "--json").stdout)
-    assert [sorted(run) for run in out["runs"][1:]] == [["forbidden", "swept"], ["error", "swept"]]
+    assert [sorted(run) for run in out["runs"][1:]] == [["forbidden", "swept"], ["error", "max_states", "swept"]]
     assert "two is not played" in out["runs"][1]["forbidden"]
+
+
+def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_path):
+    # n + 2 states (by hand, above): with at most 3, n = 2 stops at the limit and n = 3 is not tried
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH)
+    r = run_engine("solve", path, "--sweep", "n", "--max-states", 3)
+    assert r.returncode == 1
+    assert r.stdout.splitlines()[2:] == [
+        r.stdout.splitlines()[2], "  2  failed: its error is on stderr", "  3  skipped",
+        "  skipped: 3, as n=2 has more than 3 states; --sweep n=3 solves it all the same (--max-states N lets solve "
+        "hold more)"]
+    assert r.stdout.splitlines()[2].split()[:3] == ["1", "2", "3"]
+    assert r.stderr.count("more than 3 states") == 1
+    out = json.loads(run_engine("solve", path, "--sweep", "n", "--max-states", 3, "--json").stdout)
+    assert out["runs"][2] == {"swept": 3, "skipped": "n=2 has more than 3 states"}
+    assert out["runs"][1]["max_states"] == 3
 
 
 @pytest.mark.parametrize("args, message", [
