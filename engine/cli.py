@@ -153,9 +153,10 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
             return _set_up_with(e, name, value)
     drops = dict(game.compiler.drops or {})  # (span, why) -> paths dropped so in those playouts
     chances = game.chance_decls
-    # the names of the actions, and the index of each chance declaration, that never ran
-    missing = ({sym.name for sym in game.checker.syms.values() if sym.kind == "action"} | set(range(len(chances)))) \
-        - reached
+    # the names of the actions, the index of each chance declaration and ("when", index) of each
+    # trigger, that never ran
+    missing = ({sym.name for sym in game.checker.syms.values() if sym.kind == "action"} | set(range(len(chances)))
+               | {("when", i) for i in range(len(game.trigger_decls))}) - reached
     tried, elsewhere = [], {}
     for given in (True, False):
         for name, value in other_settings(game, settings, given=given):
@@ -178,7 +179,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 tried += [name] if name not in tried else []
                 missing -= more
     return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops)
-                     + unapplied(chances, missing, playouts, tried, elsewhere, settings)
+                     + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings)
                      + endless(game.checker, ended, playouts, steps)
                      + dead_ends(game.checker, [n for n, _ in stuck], playouts,
                                  stuck and _why_stuck(game, settings, min(stuck, key=lambda x: x[0])[1])))

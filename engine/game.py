@@ -139,8 +139,8 @@ class CompiledGame:
         score = decl[m.ScoreDecl]
         self._score = c.expr(score.value)
         self._score_slot = checker.syms[id(score.player)].slot if score.player is not None else None
-        self._triggers = [(c.expr(d.cond), as_fork(c.block(d.body)), d.once)
-                          for d in checker.decls if isinstance(d, m.TriggerDecl)]
+        self.trigger_decls = [d for d in checker.decls if isinstance(d, m.TriggerDecl)]
+        self._triggers = [(c.expr(d.cond), as_fork(c.block(d.body)), d.once) for d in self.trigger_decls]
         self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
                            for d in checker.decls if isinstance(d, m.HeuristicDecl)}
         invariants = [(d, c.expr(d.cond)) for d in checker.decls if isinstance(d, m.InvariantDecl)]
@@ -336,7 +336,8 @@ class CompiledGame:
         return got[0] if got else None
 
     def _fire(self, env, i, k):
-        """Run triggers i.. in order; `once` triggers mark their bit in the state."""
+        """Run triggers i.. in order; `once` triggers mark their bit in the state. A trigger whose
+        condition held goes into reached_actions as ("when", its index)."""
         triggers, fired = self._triggers, self.nstate - 1
         while i < len(triggers):
             cond, body, once = triggers[i]
@@ -344,6 +345,8 @@ class CompiledGame:
             if (once and env[fired] & bit) or not cond(env):
                 i += 1
                 continue
+            if self.reached_actions is not None:
+                self.reached_actions.add(("when", i))
             if once:
                 env[fired] |= bit
             body(env, lambda e, after=i + 1: self._fire(e, after, k))

@@ -103,29 +103,35 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
     return out
 
 
-def unapplied(chances: list, missing: set, playouts: int, tried: list = (), elsewhere: Optional[dict] = None,
-              settings: Optional[dict] = None) -> list:
-    """A warning for each chance declaration whose index is in `missing`: it applied in none of
-    the random playouts, nor in those with another value of a parameter named in `tried`.
-    `elsewhere` maps an index to the (name, value) of a parameter the user set (in `settings`)
-    with another value of which it did apply."""
+def unapplied(chances: list, triggers: list, missing: set, playouts: int, tried: list = (),
+              elsewhere: Optional[dict] = None, settings: Optional[dict] = None) -> list:
+    """A warning for each chance declaration whose index is in `missing` (it applied in none of
+    the random playouts) and each trigger whose ("when", index) is (its condition held after none
+    of their moves), nor in the playouts with another value of a parameter named in `tried`.
+    `elsewhere` maps an index or ("when", index) to the (name, value) of a parameter the user set
+    (in `settings`) with another value of which it did apply or fire."""
     also = f", nor with another value of {joined(tried, 'or')}" if tried else ""
     out = []
-    for i, d in enumerate(chances):
-        if i not in missing:
+    for key, d in [*enumerate(chances), *((("when", i), d) for i, d in enumerate(triggers))]:
+        if key not in missing:
             continue
-        if i in (elsewhere or {}):
-            name, value = elsewhere[i]
-            hint = (f"it applied with --set {name}={value} instead of {name}={settings[name]}, so it may be meant for "
+        chance = not isinstance(key, tuple)
+        did = "applied" if chance else "fired"
+        if key in (elsewhere or {}):
+            name, value = elsewhere[key]
+            hint = (f"it {did} with --set {name}={value} instead of {name}={settings[name]}, so it may be meant for "
                     f"other values of {name}")
-        else:
+        elif chance:
             hint = f"its condition held in none of the states they reached{also}"
-            if i:
-                lines = ", ".join(str(c.span.line) for c in chances[:i])
-                hint += (f", or an earlier chance block's held there too (line{'s' if i > 1 else ''} {lines}): the "
+            if key:
+                lines = ", ".join(str(c.span.line) for c in chances[:key])
+                hint += (f", or an earlier chance block's held there too (line{'s' if key > 1 else ''} {lines}): the "
                          "first chance block whose condition holds applies")
-        out.append(Diagnostic("unreached", f"the chance block never applied in {counted(playouts, 'random playout')}",
-                              d.span, hint, severity="warning"))
+        else:
+            hint = f"its condition held after none of the moves they made{also}"
+        what = "the chance block never applied" if chance else "the trigger never fired"
+        out.append(Diagnostic("unreached", f"{what} in {counted(playouts, 'random playout')}", d.span, hint,
+                              severity="warning"))
     return out
 
 

@@ -2053,6 +2053,36 @@ def test_validate_warns_of_a_chance_block_that_never_applied(tmp_path, engine_cl
             in result.stderr.replace("  8 | chance when not rolled and dice == 2 {\n    | ^\n", ""))
 
 
+BONUS = """game "bonus"
+param goal in 1..3 = 3
+state { n: 0..9 = 0  bonus: 0..1 = 0 }
+action step "step" { n += 1 }
+turn { step }
+terminal n >= 2
+when n == goal once { bonus = 1 }
+score n + bonus
+"""
+
+
+def test_validate_warns_of_a_trigger_that_never_fired(tmp_path, engine_cli):
+    # every game ends at n = 2 (by hand), so with goal 3 the trigger's condition never holds; with
+    # goal 1 or 2 it does
+    path = tmp_path / "bonus.rules"
+    path.write_text(BONUS, encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2", "--set", "goal=3")
+    assert result.returncode == 0, result.stderr
+    assert (f"{path}:7:1: warning[unreached]: the trigger never fired in 2 random playouts\n  7 | when n == goal "
+            "once { bonus = 1 }\n    | " + "^" * 33 + "\nhint: it fired with --set goal=1 instead of goal=3, so it may be meant for "
+            "other values of goal\n") in result.stderr, result.stderr
+    path.write_text(BONUS.replace("n == goal", "n == goal + 5"), encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert ("warning[unreached]: the trigger never fired in 2 random playouts\n" in result.stderr
+            and "hint: its condition held after none of the moves they made, nor with another value of goal\n"
+            in result.stderr), result.stderr
+    path.write_text(BONUS, encoding="utf-8")  # goal 3 by default: it fires with goal 1 or 2, not set
+    assert engine_cli("validate", str(path), "--playouts", "2").stderr == ""
+
+
 def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_path, engine_cli):
     # ten values are more than validate plays with one by one, but the greatest, 10, reads past the
     # end of a list of ten (indexes 0..9); with --set n=4 given, n is not changed
