@@ -149,25 +149,27 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     the other players' values, and so the value of the game, depend on this choice."""
     # (key, depth) -> (values, the best move's index or None, moves to the end, the memo keys of
     # the ways on without max_depth (for counting paths; () at an end), the key itself)
+    # A state on the line to the one being valued is in memo too, as the number of moves into the
+    # line it is (an int), until it is valued: one lookup a visit tells both.
     memo: dict = {}
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     moves: list = []  # the line to the state being valued
-    open_at: dict = {}  # key -> how many moves into that line each state on it is
     dead: set = set()  # the keys of the dead ends met
 
     def value(s, depth):
         """(s's values, the moves from s to the end along the best line, its memo key as the memo
         holds it)."""
         k = (game.key(s), depth if max_depth is not None else 0)
-        if k in memo:
-            v, _, length, _, k = memo[k]
+        hit = memo.get(k)
+        if hit is not None:
+            if hit.__class__ is int:
+                raise Cycle(f"a state comes back after {len(moves) - hit} moves")
+            v, _, length, _, k = hit
             return v, length, k
-        if k in open_at:
-            raise Cycle(f"a state comes back after {len(moves) - open_at[k]} moves")
         if max_depth is None and len(moves) >= LINE_LIMIT:
             raise Endless(list(moves))
-        if len(memo) + len(open_at) >= max_states:  # those valued and those on the line to s
+        if len(memo) >= max_states:  # those valued and those on the line to s
             raise TooManyStates(max_states, [key for key, _ in list(memo)[-max_states // 2:]])
         if visit is not None:
             visit(s, lambda: list(moves))
@@ -176,16 +178,16 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         if not terminal and not goes_on:
             dead.add(k[0])
         if not goes_on or (max_depth is not None and depth >= max_depth):  # an end, or where the lines stop
-            memo[k] = (tuple(game.returns(s)) if not goes_on or leaf is None else tuple(leaf(s)), None, 0, (), k)
-            return memo[k][0], 0, k
+            v = tuple(game.returns(s)) if not goes_on or leaf is None else tuple(leaf(s))
+            memo[k] = (v, None, 0, (), k)
+            return v, 0, k
         children = _children(game, s)
-        open_at[k] = len(moves)
+        memo[k] = len(moves)
         vals = []
         for m, t, _ in children:
             moves.append(m)
             vals.append(value(t, depth + 1))
             moves.pop()
-        del open_at[k]
         if valued is not None and len(memo) % 4096 == 0:
             valued(len(memo))
         kids = tuple(c for _, _, c in vals) if max_depth is None else None
