@@ -49,7 +49,9 @@ def unread_lets(ck: Checker) -> list:
 def stale_labels(ck: Checker) -> list:
     """A warning for each action whose label shows a state field that the action, as its last
     change of it, sets to a constant: the label is written when the action is done, so it shows
-    that constant on every move (`hold {pot}` after `pot = 0`)."""
+    that constant on every move (`hold {pot}` after `pot = 0`). A statement after that change
+    that may touch the field (an `if`, `optional` or `for` around a change of it, an action
+    called) leaves the label free to show other values."""
     out = []
     for d in ck.decls:
         if not isinstance(d, m.ActionDecl) or d.label is None:
@@ -60,6 +62,10 @@ def stale_labels(ck: Checker) -> list:
             sym = ck.syms.get(id(getattr(st, "target", None)))
             if sym is not None and sym.kind == "field" and sym.slot in shown:
                 last[sym.slot] = (sym, st)
+                continue
+            calls = any(getattr(ck.syms.get(id(c.func)), "kind", None) == "action" for c in nodes_in(st, m.CallStmt))
+            touched = state_slots(ck, st)
+            last = {slot: v for slot, v in last.items() if not calls and slot not in touched}
         for sym, st in last.values():
             if isinstance(st, m.Assign) and _constant(ck, st.value):
                 out.append(Diagnostic(

@@ -1927,6 +1927,27 @@ def test_validate_warns_of_a_label_that_shows_a_field_its_action_resets(tmp_path
     assert "stale-label" not in engine_cli("validate", str(path), "--playouts", "2").stderr
 
 
+@pytest.mark.parametrize("after", ["if k == 1 { n += 2 }", "optional { n += 2 }", "for i in 1..k { n += 2 }",
+                                   "add_two", "n = 0"])
+def test_a_label_is_not_stale_when_a_later_statement_may_change_the_field(tmp_path, engine_cli, after):
+    # n = 0, then maybe n += 2: the label reads 0 or 2 (by hand); `n = 0` again would read 0 always
+    path = tmp_path / "pick.rules"
+    path.write_text(f"""state {{ n: 0..5 = 1  done: bool = no }}
+action add_two {{ n += 2 }}
+action pick "n is {{n}}" {{
+    choose k in 0..1
+    n = 0
+    {after}
+    done = yes
+}}
+turn {{ pick }}
+terminal done
+score n
+""", encoding="utf-8")
+    stderr = engine_cli("validate", str(path), "--playouts", "2").stderr
+    assert ("warning[stale-label]" in stderr) == (after == "n = 0"), stderr
+
+
 SETTINGS = """game "g"
 param mode in {walking, crawling, flying} = walking
 param steps in 1..3 = 1
