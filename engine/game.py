@@ -542,9 +542,11 @@ class CompiledGame:
         return self._view is not None
 
     def view(self, s) -> str:
-        """The state as the file's `view` shows it, or its fields one per line without one."""
+        """The state as the file's `view` shows it, or without one its fields one per line (and,
+        with several players, the one to move, as `to_move` in state_json)."""
         if self._view is None:
-            return "\n".join(f"{k}: {rt.format_value(v)}" for k, v in zip(self.field_names, s))
+            mover = [f"to_move: {self.player_names[s[self.nstate - 2]]}"] if self.num_players > 1 else []
+            return "\n".join([f"{k}: {rt.format_value(v)}" for k, v in zip(self.field_names, s)] + mover)
         fn, span = self._view
         with guard(span, "the view"):
             return fn(self.env(s))

@@ -280,6 +280,22 @@ def test_show_moves_prints_each_move_with_the_state_after_it():
                            f"2. O (osla): {first[2]['move']}\n")
 
 
+def test_without_a_view_the_state_shows_its_fields_and_who_is_to_move(tmp_path):
+    # A takes 1, then B: the state after each move, one field a line, then the player to move next
+    path = tmp_path / "take.rules"
+    path.write_text("""game "take"
+players A, B
+state { left: 0..2 = 2 }
+action take "{current} takes one" { left -= 1 }
+turn { take }
+terminal left == 0
+score for p: if p == current then 1 else -1
+""")
+    text = run_engine("play", path, "--agents", "random", "--games", "1", "--show", "moves").stdout
+    assert "start\nleft: 2\nto_move: A\n\n1. A (random): A takes one\nleft: 1\nto_move: B\n\n" \
+           "2. B (random): B takes one\nleft: 0\nto_move: A\n" in text, text
+
+
 def test_show_before_the_file_shows_the_final_states_and_a_word_it_does_not_take_is_named():
     r = run_engine("play", "--show", "rules/tictactoe.rules", "--agents", "random", "--games", "1", "--seed", "2")
     assert r.returncode == 0 and r.stdout == run_engine("play", "rules/tictactoe.rules", "--agents", "random",
