@@ -276,7 +276,7 @@ class Compiler(PySource):
             return lambda env: fn(c) if (c := a(env)) else _fail(span, f"{name}() of an empty collection",
                                                                  _EMPTY.format(name))
         simple = {"len": len, "sum": sum, "count": len, "any": any, "all": all, "sorted": lambda c: tuple(sorted(c)),
-                  "list": tuple, "set": frozenset, "pairs": rt.pairs, "abs": abs,
+                  "list": tuple, "set": frozenset, "pairs": rt.pairs, "sub_bags": rt.sub_bags, "abs": abs,
                   "union": lambda c: frozenset().union(*c),
                   "keys": lambda mp: tuple(_in_order(mp)), "values": lambda mp: tuple(mp[k] for k in _in_order(mp)),
                   "cells": lambda g: g.cells, "text": rt.format_value}

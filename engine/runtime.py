@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import bisect
-from itertools import combinations, count
+from collections import Counter
+from itertools import combinations, count, product
 from typing import Optional
 
 
@@ -390,6 +391,17 @@ def up_to(k: int, items) -> tuple:
     """Every selection of at most k distinct elements, smallest first."""
     seq = tuple(dict.fromkeys(items))
     return tuple(c for n in range(k + 1) for c in combinations(seq, n))
+
+
+def sub_bags(items) -> tuple:
+    """Every sub-multiset of the items (as many copies of each as it holds, or fewer), as bags:
+    the fewest items first, then in the order of their sorted items; the empty bag included."""
+    counts = Counter(items)
+    keys = sorted(counts)
+    out = [Bag._sorted(tuple(x for x, n in zip(keys, ns) for _ in range(n)))
+           for ns in product(*(range(counts[x] + 1) for x in keys))]
+    out.sort(key=lambda b: (len(b.items), b.items))
+    return tuple(out)
 
 
 def _sort_key(v):

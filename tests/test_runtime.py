@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import runtime
-from engine.runtime import Bag, Cell, FrozenMap, Grid, components, pairs, up_to
+from engine.runtime import Bag, Cell, FrozenMap, Grid, components, pairs, sub_bags, up_to
 
 small = st.lists(st.integers(0, 6), max_size=8)
 
@@ -42,6 +42,12 @@ def test_pairs_are_by_position_so_equal_elements_pair_twice():
 
 def test_up_to_two_of_three_distinct_items():
     assert len(up_to(2, "abc")) == 1 + 3 + 3
+
+
+def test_the_sub_bags_of_two_twos_and_a_five_keep_none_one_or_both_twos():
+    # by hand: 3 ways for the twos (0, 1 or 2 of them) times 2 for the five
+    assert sub_bags(Bag([5, 2, 2])) == (Bag(), Bag([2]), Bag([5]), Bag([2, 2]), Bag([2, 5]), Bag([2, 2, 5]))
+    assert len(sub_bags([1, 1, 1, 4, 4, 6])) == 4 * 3 * 2
 
 
 def test_a_3x3_grid_has_8_lines_of_three_and_a_corner_has_2_neighbours():
