@@ -525,11 +525,19 @@ class _Run:
         return nexts
 
     def compare_with_equal_keys(self, s, line: list, labels: tuple, nexts: tuple) -> None:
-        """States with equal keys have equal moves, next keys and evaluations."""
+        """States with equal keys have equal moves, next keys and evaluations. Where the game is
+        not over, a score that fails (`10 // k` with k still 0) is left out of the evaluations: it
+        may have no value before the end, and only a search whose lines stop short reads it."""
         g = self.game
         with self.guard(line, s, "key or evaluate"):
             k = g.key(s)
-            evals = (g.evaluate(s),) + tuple(g.evaluate(s, h) for h in getattr(g, "heuristics", ()))
+            try:
+                score = (g.evaluate(s),)
+            except RuleRuntimeError:
+                if g.is_terminal(s):
+                    raise
+                score = ()
+            evals = score + tuple(g.evaluate(s, h) for h in getattr(g, "heuristics", ()))
             keys = tuple(g.key(n) for n in nexts)
             fingerprint = ((len(labels), hash(labels)), (len(keys), hash(keys)), evals)
             old = self.seen.get(k)

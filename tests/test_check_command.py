@@ -616,6 +616,19 @@ def test_check_shows_every_state_through_the_view_as_validate_does(tmp_path):
     assert "(while showing the state below through the view)\n" in r.stdout
 
 
+@pytest.mark.parametrize("score, ok", [("10 // k", True), ("10 // (k - 2)", False)])
+def test_a_score_that_fails_before_the_end_is_no_failure_but_one_that_fails_at_the_end_is(tmp_path, score, ok):
+    # by hand: k is 0 at the start and 2 at the end; 10 // k fails only at the start, 10 // (k - 2) at the end
+    path = tmp_path / "score.rules"
+    path.write_text(f"state {{ k: 0..2 = 0 }}\naction step {{ k += 1 }}\nturn {{ step }}\nterminal k == 2\n"
+                    f"score {score}\n", encoding="utf-8")
+    r = run_engine("check", path)
+    assert r.returncode == (0 if ok else 1), r.stdout
+    if not ok:
+        assert r.stdout.startswith(f"{path}: check failed after 2 moves\n{path}:5:7: error[runtime]: division by "
+                                   "zero (while scoring the state below)\n"), r.stdout
+
+
 def test_a_rule_failing_while_the_moves_are_listed_says_so(tmp_path):
     # by hand: after two steps n == 2, and listing its moves reads index 2 of a list of two
     path = tmp_path / "list.rules"
