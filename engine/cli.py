@@ -22,6 +22,7 @@ from .cli_sweep import sweep
 from .lint import (dead_ends, endless, joined, partial_tables, stale_labels, unapplied, unread_lets, unreached,
                    unused)
 from .plots import check_plot_target, score_histogram
+from .game import fraction_text
 from .policy_file import PolicyFile
 from .progress import ProgressBar
 from .frame_room import with_room
@@ -485,6 +486,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
         "value": [plain_number(v, EXACT_PLACES) for v in sol.value],
         "players": list(names),
         "best_line": game.line_json(sol.best_line, views=args.show),
+        "first_moves": _first_moves_json(sol.first_moves),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in sorted(sol.outcomes.items(), key=lambda kv: (-kv[1], kv[0]))],
         "seconds": round(seconds, 3),
@@ -508,8 +510,32 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     _print_dead_ends(sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
                           show=args.show, leaf=args.heuristic)
+    if args.moves:
+        _print_first_moves(game, sol.first_moves)
     _print_policy(policy)
     return 0
+
+
+def _first_moves_json(first: tuple) -> list:
+    """Each way on from the initial state: its move, the values after it (and its probability)."""
+    return [{"move": str(m), "value": [plain_number(v, EXACT_PLACES) for v in values],
+             **({"probability": plain_number(p, EXACT_PLACES)} if p is not None else {})}
+            for m, values, p in first]
+
+
+def _print_first_moves(game, first: tuple) -> None:
+    """The value after each move (or chance outcome) of the initial state, the best first."""
+    if not first:
+        print("  the game has no moves from its initial state")
+        return
+    chance = first[0][2] is not None
+    print(f"  the {'chance outcomes' if chance else 'moves'} of the initial state, each with the value after it:")
+    mover = max(game.current_player(game.initial_state()), 0)
+    order = first if chance else sorted(first, key=lambda f: -f[1][mover])  # a stable sort: ties as listed
+    for m, values, p in order:
+        value = (plain_number(values[0]) if game.num_players == 1 else
+                 ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, values)))
+        print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}")
 
 
 DEPTHS_SHOWN = (10, 4)
@@ -656,7 +682,8 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     out = {"game": game.title, "set": settings_given(args.set), "method": "value iteration",
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
-           "best_line": game.line_json(fp.best_line, views=args.show), "seconds": round(seconds, 3)}
+           "best_line": game.line_json(fp.best_line, views=args.show),
+           "first_moves": _first_moves_json(fp.first_moves), "seconds": round(seconds, 3)}
     _name_policy(policy, out)
     if args.json:
         print(json.dumps(out))
@@ -666,6 +693,8 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
     _print_dead_ends(fp.dead_ends)
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
+    if args.moves:
+        _print_first_moves(game, fp.first_moves)
     _print_policy(policy)
     return 0
 
@@ -792,6 +821,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the states along the best line through the file's view (--json: a view in each step)")
     s.add_argument("--invariant", action="append", metavar="EXPR",
                    help="one more invariant, checked in every state the solve goes through (repeatable)")
+    s.add_argument("--moves", action="store_true",
+                   help="print the value after each move (or chance outcome) of the initial state")
     s.set_defaults(run=cmd_solve)
     c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")
     c.add_argument("file", metavar="FILE")

@@ -41,7 +41,7 @@ def guard(span, what: str):
         raise RuleRuntimeError(span, f"{what} failed on a value of an unexpected type ({e})") from None
 
 
-def _fraction(x: float) -> str:
+def fraction_text(x: float) -> str:
     """x as a fraction where one with a small denominator is x (5/6), else as a decimal."""
     f = Fraction(x).limit_denominator(10_000)
     return str(f) if abs(float(f) - x) < 1e-9 else f"{x:.6g}"
@@ -406,7 +406,7 @@ class CompiledGame:
         places = sorted({span for span, _ in drops}, key=lambda x: (x.line, x.col))
         span = places[0] if len(places) == 1 else self._chances[at][2]
         got = ("the chance block has no outcome left: expected outcomes weighing 1 in all" if not total else
-               f"the outcomes of the chance block weigh {_fraction(total)} in all: expected 1")
+               f"the outcomes of the chance block weigh {fraction_text(total)} in all: expected 1")
         lines = sorted({x.line for x in places})
         where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
         ranges = sorted({why.split(" (unless")[0] for _, why in drops if why.endswith("`clamp`)")})

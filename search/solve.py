@@ -23,6 +23,7 @@ class Solution:
     best_line: list  # [(move, state)] from the initial state
     complete: bool  # False when the depth limit cut the game short
     dead_ends: int = 0  # states that are not terminal where no move is legal, valued as ends
+    first_moves: tuple = ()  # (move, its values, probability or None) of each way on from the initial state
 
 
 class Cycle(Exception):
@@ -83,7 +84,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     root = game.initial_state()
     if max_depth is None:
         value, line, memo, dead = _values(game, root, None, max_states, valued, rng, decided, visit)
-        return Solution(*_paths_through(memo, (game.key(root), 0), progress), value, line, True, len(dead))
+        return Solution(*_paths_through(memo, (game.key(root), 0), progress), value, line, True, len(dead),
+                        _first_moves(game, root, memo, None))
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -121,8 +123,20 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         layer = nxt
         if progress is not None:
             progress(depth, paths[-1], len(seen))
-    value, line, _, dead = _values(game, root, max_depth, max_states, valued, rng, decided, visit, leaf)
-    return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete, len(dead))
+    value, line, memo, dead = _values(game, root, max_depth, max_states, valued, rng, decided, visit, leaf)
+    return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete, len(dead),
+                    _first_moves(game, root, memo, max_depth))
+
+
+def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int]) -> tuple:
+    """(move, values, probability or None) of each way on from the initial state, in the order
+    they are listed, with the values the solve gave the state each leads to; none where the
+    lines stop at the initial state (depth 0) or the game does not go on from it."""
+    if game.is_terminal(root) or not _has_ways(game, root):
+        return ()
+    depth = None if max_depth is None else 1
+    entries = [(m, memo.get((game.key(t), depth or 0)), p) for m, t, p in _children(game, root)]
+    return tuple((m, e[0], p) for m, e, p in entries if isinstance(e, tuple))
 
 
 def _has_ways(game: Game, s) -> bool:

@@ -22,6 +22,7 @@ class FixedPoint:
     change: float  # the largest change of a value in the last sweep
     converged: bool
     dead_ends: int = 0  # states that are not terminal where no move is legal, valued as ends
+    first_moves: tuple = ()  # (move, its values, probability or None) of each way on from the initial state
 
 
 _END, _MOVE, _CHANCE = 0, 1, 2
@@ -60,6 +61,8 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             ways = ()
         else:
             ways = game.chance_outcomes(s) if chance else [(m, None) for m in game.legal_moves(s)]
+        if i == 1:
+            first_ways = list(ways)  # the initial state's, in the order of links[0]
         if not ways:  # an end, or a dead end without moves
             dead += not terminal
             kinds.append((_END, tuple(game.returns(s))))
@@ -109,7 +112,8 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             if kind == _MOVE:
                 decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
     line, comes_back = _line(game, states, kinds, links, policy, rng)
-    return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance, dead)
+    first = tuple((m, values[j], p) for (m, p), (j, _) in zip(first_ways, links[0]))
+    return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance, dead, first)
 
 
 ROUNDS = 20

@@ -738,3 +738,60 @@ score heads
             "them all), 134,217,728, 268,435,456, 536,870,912, 1,073,741,824\n") in text, text
     out = json.loads(run_engine("solve", path, "--json").stdout)
     assert out["paths_per_depth"] == [2 ** d for d in range(31)]
+
+
+TAKE_AWAY = """game "take away"
+players A, B
+state { heap: 0..5 = 5 }
+action take "take {k}" { choose k in 1..3 where k <= heap  heap -= k }
+turn { take }
+terminal heap == 0
+score for p: if p == current then -1 else 1
+"""
+
+
+def test_moves_gives_the_value_after_each_opening_move_the_best_first(tmp_path):
+    # by hand: taking the last counter wins; heaps of 4 are lost for the mover (whatever it takes,
+    # 1-3 are left and taken), so from 5 taking 1 wins for A and taking 2 or 3 loses
+    path = tmp_path / "take.rules"
+    path.write_text(TAKE_AWAY)
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["first_moves"] == [{"move": "take 1", "value": [1, -1]}, {"move": "take 2", "value": [-1, 1]},
+                                  {"move": "take 3", "value": [-1, 1]}]
+    text = run_engine("solve", path, "--moves").stdout
+    assert text.endswith("  the moves of the initial state, each with the value after it:\n    take 1: A 1, B -1\n"
+                         "    take 2: A -1, B 1\n    take 3: A -1, B 1\n"), text
+    # two moves deep, the score where the lines stop: A's move and B's leave a game not over, -1 for A
+    # (current is A again there), whatever they took
+    cut = json.loads(run_engine("solve", path, "--depth", "2", "--json").stdout)["first_moves"]
+    assert [m["value"] for m in cut] == [[-1, 1]] * 3
+
+
+def test_moves_of_a_roll_give_each_outcome_its_chance_and_value(tmp_path):
+    # by hand: a die of 1-3 is rolled, then the player adds 0 or 1 and scores the total: 2, 3, 4
+    path = tmp_path / "roll.rules"
+    path.write_text("""game "roll"
+state { rolled: 0..3 = 0  done: bool = no  total: 0..4 = 0 }
+chance when rolled == 0 { draw d in 1..3  rolled = d }
+action add "add {k}" { choose k in 0..1  total = rolled + k  done = yes }
+turn { add }
+terminal done
+score total
+""")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert [m["value"] for m in out["first_moves"]] == [[2], [3], [4]]
+    assert [m["probability"] for m in out["first_moves"]] == [pytest.approx(1 / 3, abs=1e-12)] * 3
+    text = run_engine("solve", path, "--moves").stdout
+    assert "  the chance outcomes of the initial state, each with the value after it:\n" in text
+    assert " (chance 1/3): 4\n" in text, text
+
+
+def test_moves_after_value_iteration_give_the_value_after_each_opening(tmp_path):
+    # CYCLE by hand: from n = 0 the only move is a step to 1, and the best from there stops at 2
+    path = tmp_path / "cycle.rules"
+    path.write_text(CYCLE)
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["method"] == "value iteration"
+    assert out["first_moves"] == [{"move": "step to 1", "value": [2]}]
+    assert run_engine("solve", path, "--moves").stdout.endswith(
+        "  the moves of the initial state, each with the value after it:\n    step to 1: 2\n")
