@@ -23,7 +23,7 @@ BUILTINS = {
     "lines": (2, 2), "neighbours": (2, 2), "components": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
     "loose_ends": (2, 2),
-    "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1),
+    "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1), "concat": (1, 1),
     "text": (1, 1), "graph": (1, 1), "nodes": (1, 1), "distance": (3, 3), "old": (1, 1),
     "next_player": (1, 1),
 }
@@ -37,7 +37,7 @@ SIGNATURES = {
     "next_player": "p",
 }
 """The parameters of the built-ins that are not aggregates, as the language reference names them."""
-AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union"}
+AGGREGATES = {"sum", "count", "min", "max", "any", "all", "sorted", "list", "set", "bag", "union", "concat"}
 
 _HEURISTIC_IN_EXPR = ("'{0}' is a heuristic, which an expression cannot use; write its expression as a `def` "
                       "(def {0}_value() = ...) and use that in both")
@@ -404,6 +404,8 @@ class ExpressionChecks:
             return ("set", need_coll())
         if name == "union":
             return self.sets_joined(need_coll(), e.args[0].span)
+        if name == "concat":
+            return self.lists_joined(need_coll(), e.args[0].span)
         if name == "bag":
             if a0 != T.ANY and a0[0] == "map":
                 if not T.fits(a0[2], T.INT):
@@ -586,6 +588,8 @@ class ExpressionChecks:
             self.need_sortable(t, f"{name}()", e.comp.expr.span)
         if name == "union":
             return self.sets_joined(t, e.comp.expr.span)
+        if name == "concat":
+            return self.lists_joined(t, e.comp.expr.span)
         return {"sum": T.INT, "count": T.INT, "min": t, "max": t, "any": T.BOOL, "all": T.BOOL,
                 "sorted": ("list", t), "list": ("list", t), "set": ("set", t), "bag": ("bag", t)}[name]
 
@@ -593,6 +597,13 @@ class ExpressionChecks:
         """The type of union() of items of type t: t itself, which must be a set."""
         if t != T.ANY and t[0] != "set":
             self.error("type-mismatch", f"union() needs sets, got {T.show(t)}", span)
+            return T.ANY
+        return t
+
+    def lists_joined(self, t, span):
+        """The type of concat() of items of type t: t itself, which must be a list."""
+        if t != T.ANY and t[0] != "list":
+            self.error("type-mismatch", f"concat() needs lists, got {T.show(t)}", span)
             return T.ANY
         return t
 

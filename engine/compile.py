@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
+from itertools import chain
 from typing import Optional
 
 from . import model as m
@@ -277,7 +278,7 @@ class Compiler(PySource):
                                                                  _EMPTY.format(name))
         simple = {"len": len, "sum": sum, "count": len, "any": any, "all": all, "sorted": lambda c: tuple(sorted(c)),
                   "list": tuple, "set": frozenset, "pairs": rt.pairs, "sub_bags": rt.sub_bags, "abs": abs,
-                  "union": lambda c: frozenset().union(*c),
+                  "union": lambda c: frozenset().union(*c), "concat": lambda c: tuple(chain.from_iterable(c)),
                   "keys": lambda mp: tuple(_in_order(mp)), "values": lambda mp: tuple(mp[k] for k in _in_order(mp)),
                   "cells": lambda g: g.cells, "text": rt.format_value}
         if name in simple:
@@ -402,7 +403,8 @@ class Compiler(PySource):
             return lambda env: fn(xs) if (xs := [body(env) for _ in gen(env)]) else _fail(
                 span, f"{name}() of an empty collection", _EMPTY.format(name))
         wrap = {"sum": sum, "any": any, "all": all, "sorted": lambda xs: tuple(sorted(xs)), "list": tuple,
-                "set": frozenset, "bag": rt.Bag, "union": lambda xs: frozenset().union(*xs)}[name]
+                "set": frozenset, "bag": rt.Bag, "union": lambda xs: frozenset().union(*xs),
+                "concat": lambda xs: tuple(chain.from_iterable(xs))}[name]
         if name in ("any", "all"):
             return lambda env: wrap(body(env) for _ in gen(env))
         return lambda env: wrap([body(env) for _ in gen(env)])

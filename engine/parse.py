@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 from typing import Optional
 
+import attrs
 import lark
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -298,11 +299,6 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got == "then" and "'{'" in words:
         return "as a statement, `if` takes a block: if COND { ... } (`then` belongs to the expression " \
                "if COND then A else B)"
-    if got == "for" and (opened := _open_bracket(text, at)) is not None and \
-            re.search(r"\bfor\b", _blanked(text[opened:at])):
-        return "a comprehension has one `for`: for each row and column go over the cells of a grid, " \
-               "[f(c.row, c.col) for c in cells(square_grid(ROWS, COLS))], or over one number, " \
-               "[f(i // COLS, i % COLS) for i in 0..ROWS * COLS - 1]"
     if got == "{" and re.fullmatch(r"\s*chance\s*", line_before):
         return "a chance block says when it runs: chance when COND { ... }"
     if got in ("from", "of") and (names := re.search(r"\b(choose|for|draw)\s+(\w+(?:\s*,\s*\w+)*)\s*$", line_before)):
@@ -743,8 +739,16 @@ class _ToModel(Transformer):
         return m.First(items[0], items[1], self._span(meta))
 
     @v_args(meta=True)
+    def comp_for(self, meta, items):
+        return _For(items[0], items[1], items[2] if len(items) > 2 else None, self._span(meta))
+
+    @v_args(meta=True)
     def comp(self, meta, items):
-        return m.Comp(items[0], items[1], items[2], items[3] if len(items) > 3 else None, self._span(meta))
+        expr, clauses, span = items[0], items[1:], self._span(meta)
+        if len(clauses) == 1:
+            c = clauses[0]
+            return m.Comp(expr, c.targets, c.iter, c.cond, span)
+        return m.Comp(m.Name(ITEM, span), (m.Ident(ITEM, span),), _flattened(expr, clauses, span), None, span)
 
     @v_args(meta=True)
     def int_lit(self, meta, items):
@@ -795,8 +799,38 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def map_comp(self, meta, items):
-        return m.MapComp(items[0], items[1], items[2], items[3], items[4] if len(items) > 4 else None,
-                         self._span(meta))
+        key, value, clauses, span = items[0], items[1], items[2:], self._span(meta)
+        if len(clauses) == 1:
+            c = clauses[0]
+            return m.MapComp(key, value, c.targets, c.iter, c.cond, span)
+        pairs = _flattened(m.TupleLit((key, value), span), clauses, span)
+        return m.MapComp(m.Name(ITEM, span), m.Name(ITEM2, span), (m.Ident(ITEM, span), m.Ident(ITEM2, span)), pairs,
+                         None, span)
+
+
+@attrs.frozen
+class _For:
+    """One `for NAMES in COLLECTION where COND` of a comprehension."""
+
+    targets: tuple
+    iter: object
+    cond: object
+    span: m.Span
+
+
+ITEM, ITEM2 = "item·", "value·"
+"""The names a comprehension of several `for`s binds to the items it goes over once they are
+made into one list: no name in a rule file has a `·`."""
+
+
+def _flattened(expr, clauses: list, span: m.Span):
+    """[EXPR for A ... for B ...] as one list: concat([EXPR for B ...] for A ...), the first `for`
+    outermost, as in Python."""
+    last = clauses[-1]
+    items = m.ListComp(m.Comp(expr, last.targets, last.iter, last.cond, span), span)
+    for c in reversed(clauses[:-1]):
+        items = m.CallComp(m.Ident("concat", span), m.Comp(items, c.targets, c.iter, c.cond, span), span)
+    return items
 
 
 class _Note(str):

@@ -15,6 +15,7 @@ and message (evaluation is pure, so doing it again is safe).
 from __future__ import annotations
 
 from collections import ChainMap
+from itertools import chain
 from typing import Optional
 
 import attrs
@@ -29,7 +30,7 @@ SIMPLE_CALLS = {"len": "len", "count": "len", "sum": "sum", "any": "any", "all":
                 "list": "tuple", "set": "frozenset", "text": "_text"}
 COMP_WRAP = {"sum": "sum({})", "any": "any({})", "all": "all({})", "list": "tuple({})", "set": "frozenset({})",
              "sorted": "tuple(sorted({}))", "bag": "_Bag({})", "min": "min({})", "max": "max({})",
-             "union": "frozenset().union(*{})"}
+             "union": "frozenset().union(*{})", "concat": "tuple(_chain({}))"}
 
 
 class Lazy:
@@ -86,6 +87,7 @@ class PySource:
     def init_source(self, in_order):
         self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value,
                    "_field_of": rt.field_of, "_players": self.players, "_env_before": env_before,
+                   "_chain": chain.from_iterable,
                    "__builtins__": __builtins__}
         self._generated: dict = {}
         self._folded: dict = {}
@@ -300,6 +302,8 @@ class PySource:
             return f"{args[0]}.neighbours({args[1]})"
         if name == "union":
             return f"frozenset().union(*{args[0]})"
+        if name == "concat":
+            return f"tuple(_chain({args[0]}))"
         if name == "keys":
             return f"tuple(_in_order({args[0]}))"
         if name == "old":  # the argument read with the state before the step in place of this one

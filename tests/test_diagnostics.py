@@ -908,9 +908,6 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += count(x for x in 1..9 where x in 1‸..moves)", "a range after `in` goes in brackets: x in (1..5)"),
     ("if moves < 5 ‸then moves += 1", "as a statement, `if` takes a block: if COND { ... } (`then` belongs to "
                                      "the expression if COND then A else B)"),
-    ("moves += len([r * c for r in 1..2 ‸for c in 1..3])",
-     "a comprehension has one `for`: for each row and column go over the cells of a grid, [f(c.row, c.col) for c "
-     "in cells(square_grid(ROWS, COLS))], or over one number, [f(i // COLS, i % COLS) for i in 0..ROWS * COLS - 1]"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))

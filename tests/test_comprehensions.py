@@ -1,0 +1,65 @@
+"""Comprehensions of several `for`s: every combination, the first `for` outermost, each `where`
+tested with the names bound so far; values worked out by hand."""
+import pytest
+
+from engine import RuleErrors
+from engine.load import load_game
+
+GAME = """game "c"
+const runs = [[1, 2], [3]]
+def f(xs) = EXPR
+state { n: 0..1 = 0 }
+action go { n += 1 }
+turn { go }
+terminal n == 1
+score n
+view text(EXPR)
+"""
+
+
+def shown(tmp_path, expr: str, through_def: bool = False) -> str:
+    """EXPR's value as text; through_def: inside a def whose parameter xs is `runs` (whose type
+    the checker does not know there)."""
+    path = tmp_path / "c.rules"
+    text = GAME.replace("EXPR", expr)
+    if through_def:
+        text = text.replace(f"view text({expr})", "view text(f(runs))")
+    path.write_text(text, encoding="utf-8")
+    game = load_game(str(path))
+    return game.view(game.initial_state())
+
+
+@pytest.mark.parametrize("expr, value", [
+    ("[c for l in xs for c in l]", "[1, 2, 3]"),
+    ("[(a, b) for a in 1..3 for b in 1..3 where b < a]", "[[2, 1], [3, 1], [3, 2]]"),  # text() writes tuples in brackets
+    ("[a * 10 + b for a in 1..3 where a != 2 for b in 1..a where b != a]", "[31, 32]"),
+    ("[a + b + c for a in 0..1 for b in 0..1 for c in [10, 20]]", "[10, 20, 11, 21, 11, 21, 12, 22]"),
+    ("sum(c for l in xs for c in l)", "6"),
+    ("count(c for l in xs for c in l where c > 1)", "2"),
+    ("any(c == 3 for l in xs for c in l)", "yes"),
+    ("all(c < 3 for l in xs for c in l)", "no"),
+    ("max(len(l) * c for l in xs for c in l)", "4"),
+    ("first(c for l in xs for c in l where c > 1) else 0", "2"),
+    ("{a * b for a in 1..2 for b in 1..2}", "{1, 2, 4}"),
+    ("{(a, b): a * b for a in 1..2 for b in 2..3}", "{[1, 2]: 2, [1, 3]: 3, [2, 2]: 4, [2, 3]: 6}"),
+    ("sorted(c for l in xs for c in l where c != 2)", "[1, 3]"),
+])
+def test_several_fors_go_over_every_combination_in_order(tmp_path, expr, value):
+    assert shown(tmp_path, expr.replace("xs", "runs")) == value
+    if "xs" in expr:
+        assert shown(tmp_path, expr, through_def=True) == value
+
+
+def test_a_later_for_sees_the_names_of_an_earlier_one_and_nothing_outside_sees_them(tmp_path):
+    assert shown(tmp_path, "[len([b for a in 1..2 for b in 1..a]), 0]") == "[3, 0]"
+    with pytest.raises(RuleErrors) as e:
+        shown(tmp_path, "[b for a in 1..2 for b in 1..a] + [b]")
+    assert "unknown name 'b'" in e.value.render()
+
+
+def test_a_for_over_a_number_is_an_error_at_that_number(tmp_path):
+    with pytest.raises(RuleErrors) as e:
+        shown(tmp_path, "[a for a in 1..2 for b in 5]")
+    d = e.value.diagnostics[0]
+    assert (d.code, d.message, d.span.line, d.span.col) == ("type-mismatch", "'for' needs a collection, got int", 3,
+                                                            39)
