@@ -114,6 +114,8 @@ class ExpressionChecks:
         if sym.kind in ("builtin", "def"):
             self.error("not-a-value", f"'{e.id}' is {a_kind(sym.kind)}; call it with (...)", e.span)
             return T.ANY
+        if sym.kind == "type" and sym.type[0] == "enum":
+            return T.list_of(sym.type)  # its values, in the order declared
         if sym.kind in ("type", "record"):
             self.error("not-a-value", f"'{e.id}' is a type, not a value", e.span)
             return T.ANY

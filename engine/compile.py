@@ -145,6 +145,8 @@ class Compiler(PySource):
             return lambda env: players[env[cur]]
         if sym.kind == "enumval":
             v = self.enum_values[(sym.type[1], sym.name)]
+        elif sym.kind == "type":  # an enum: its values, in the order declared
+            v = tuple(self.enum_values[(sym.name, n)] for n in self.ck.enums[sym.name])
         else:
             v = self.const_value(sym)
         return lambda env: v

@@ -78,7 +78,7 @@ def stale_labels(ck: Checker) -> list:
 
 def _constant(ck: Checker, e) -> bool:
     """Whether an expression names only constants, parameters and enum values."""
-    return all(ck.syms.get(id(n)) is not None and ck.syms[id(n)].kind in ("const", "param", "enumval")
+    return all(ck.syms.get(id(n)) is not None and ck.syms[id(n)].kind in ("const", "param", "enumval", "type")
                for n in names_in(e))
 
 

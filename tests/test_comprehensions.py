@@ -63,3 +63,24 @@ def test_a_for_over_a_number_is_an_error_at_that_number(tmp_path):
     d = e.value.diagnostics[0]
     assert (d.code, d.message, d.span.line, d.span.col) == ("type-mismatch", "'for' needs a collection, got int", 3,
                                                             39)
+
+
+def test_an_enum_named_where_a_value_is_wanted_is_the_list_of_its_values(tmp_path):
+    path = tmp_path / "cards.rules"
+    path.write_text("""game "cards"
+enum Suit { S, H, D }
+record Card { suit: Suit, rank: int }
+const deck = [Card(s, r) for s in Suit for r in 1..2]
+def suits_above(x) = [s for s in Suit where s > x]
+state { picked: list<Suit> = []  done: bool = no }
+action pick "pick {s}" { choose s in Suit where s != H  picked = picked + [s]  done = len(picked) == 2 }
+turn { pick }
+terminal done
+score len(deck)
+view join(" ", [text(Suit), text(suits_above(S)), text(picked)])
+""", encoding="utf-8")
+    game = load_game(str(path))
+    s = game.initial_state()
+    assert game.view(s) == "[S, H, D] [H, D] []"
+    assert [m.label for m in game.legal_moves(s)] == ["pick S", "pick D"]  # H left out, by its where
+    assert game.returns(s) == (6.0,)  # 3 suits x 2 ranks
