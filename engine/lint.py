@@ -46,6 +46,17 @@ def unread_lets(ck: Checker) -> list:
     return out
 
 
+def unread_fields(ck: Checker) -> list:
+    """A warning for each state field that nothing reads (not the score, the end, a condition,
+    another field's change, a label, the view, a heuristic or an invariant): each value it takes
+    still makes a state of its own, so `solve` holds more states and searches tell fewer apart."""
+    read = {id(ck.syms[id(n)]) for n in nodes_in(ck.decls, m.Name) if id(n) in ck.syms}
+    return [Diagnostic("unused", f"state field '{sym.name}' is never read", sym.span,
+                       "its changes still make states of their own (solve holds each, searches tell them apart); "
+                       "without it the game has fewer states", severity="warning")
+            for sym in ck.fields if id(sym) not in read and sym.span.line]
+
+
 def stale_labels(ck: Checker) -> list:
     """A warning for each action whose label shows a state field that the action, as its last
     change of it, sets to a constant: the label is written when the action is done, so it shows

@@ -2221,6 +2221,25 @@ def test_a_let_inside_a_loop_that_nothing_reads_is_a_warning_and_a_read_one_is_n
     assert "a total over a loop is a comprehension (`let t = sum(f(x) for x in xs)`)" in result.stderr
 
 
+def test_validate_warns_of_a_state_field_nothing_reads(tmp_path, engine_cli):
+    # built is changed but read nowhere; moves only by its own += and the end; shown only by the view
+    path = tmp_path / "fields.rules"
+    path.write_text(textwrap.dedent("""\
+        state { moves: 0..3 = 0  built: 0..3 = 0  shown: 0..3 = 0 }
+        action go { moves += 1  built += 1  shown = moves }
+        turn { go }
+        terminal moves == 3
+        score 1
+        view "{shown}"
+        """), encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "0")
+    assert result.returncode == 0
+    assert result.stderr.count("warning[") == 1, result.stderr
+    assert result.stderr.startswith(f"{path}:1:26: warning[unused]: state field 'built' is never read\n")
+    assert "hint: its changes still make states of their own (solve holds each, searches tell them apart); " \
+           "without it the game has fewer states\n" in result.stderr
+
+
 @pytest.mark.parametrize("text, hint", [
     ("score ‸done", "a yes or no is no number: `if COND then 1 else 0` counts it"),
     ("score moves\ndef f(xs) = ‸enumerate(xs)",
