@@ -315,8 +315,13 @@ def cmd_solve(args) -> int:
         check_plot_target(args.plot)
     policy = PolicyFile(args.policy, game, EXACT_PLACES) if args.policy else None
     broken = _first_broken(game, extra)
+    visit, last_line = _noting_lines(_invariants_hold(game, broken, bool(extra)))
     try:
-        return _solve(args, game, policy, _invariants_hold(game, broken, bool(extra)))
+        return _solve(args, game, policy, visit)
+    except RuleRuntimeError as e:  # main prints it, and the moves that led there
+        if last_line[0] is not None:
+            e.moves = _labels(game, last_line[0]())
+        raise
     except _Broken as e:
         e = _fewest_moves(game, e, args.max_states, broken)
         message = _print_broken(game, e, texts)
@@ -328,6 +333,18 @@ def cmd_solve(args) -> int:
     finally:
         if policy is not None:
             policy.abandon()
+
+
+def _noting_lines(visit: Optional[Callable]) -> tuple:
+    """visit, and a one-item list that holds the `line` of the last state it was told of: the
+    moves to where a rule failed, as the solve went down them."""
+    last = [None]
+
+    def noting(s, line):
+        last[0] = line
+        if visit is not None:
+            visit(s, line)
+    return noting, last
 
 
 class _Broken(Exception):
@@ -538,15 +555,16 @@ def _print_first_moves(game, first: tuple) -> None:
         print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}")
 
 
-DEPTHS_SHOWN = (10, 4)
-"""Depths the text of a solve lists first and last when there are more (--json lists them all)."""
+DEPTHS_SHOWN = (10, 4, 24)
+"""Depths the text of a solve lists first and last when there are more than the third (--json
+lists them all)."""
 
 
 def _depths_text(paths: list) -> str:
     """The paths per depth, the middle of a long list left out: a game of 200 moves would
     print 200 numbers of up to 60 digits."""
-    first, last = DEPTHS_SHOWN
-    if len(paths) <= first + last + 1:
+    first, last, most = DEPTHS_SHOWN
+    if len(paths) <= most:
         return ", ".join(f"{n:,}" for n in paths)
     return (", ".join(f"{n:,}" for n in paths[:first]) + f", ... ({len(paths) - first - last:,} depths left out; "
             "--json lists them all), " + ", ".join(f"{n:,}" for n in paths[-last:]))
@@ -871,6 +889,12 @@ def main(argv=None) -> int:
         hint = "; ".join(h for h in (e.hint, _check_hint(args)) if h) or None
         print(Diagnostic("runtime", e.message, e.span, hint).render(file_text(e.span.file)),
               file=sys.stderr)
+        moves = getattr(e, "moves", None)  # the line a solve was on
+        if moves is not None:
+            print("moves from the initial state, as the solve went down them:" if moves else
+                  "in the initial state", file=sys.stderr)
+            for k, label in enumerate(moves, 1):
+                print(f"  {k}. {label}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

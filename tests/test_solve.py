@@ -795,3 +795,16 @@ def test_moves_after_value_iteration_give_the_value_after_each_opening(tmp_path)
     assert out["first_moves"] == [{"move": "step to 1", "value": [2]}]
     assert run_engine("solve", path, "--moves").stdout.endswith(
         "  the moves of the initial state, each with the value after it:\n    step to 1: 2\n")
+
+
+def test_a_rule_failing_in_solve_shows_the_moves_the_solve_went_down_to_it(tmp_path):
+    # by hand: the solve goes down the first move first, step 1 each time; at n = 3 the rule reads
+    # index 3 of a list of three, after three moves
+    path = tmp_path / "fails.rules"
+    path.write_text('state { n: 0..5 = 0 }\naction step "step {k}" { choose k in 1..2  n += [1, 1, 1][n] * k }\n'
+                    "turn { step }\nterminal n >= 4\nscore n\n")
+    r = run_engine("solve", path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"{path}:2:49: error[runtime]: index 3 is outside the list of 3")
+    assert r.stderr.endswith("moves from the initial state, as the solve went down them:\n  1. step 1\n  2. step 1\n"
+                             "  3. step 1\n"), r.stderr
