@@ -17,7 +17,7 @@ import attrs
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, clip, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
-from .cli_search import add_parsers, check_depth, check_heuristic
+from .cli_search import add_parsers, check_depth, check_heuristic, print_view
 from .cli_sweep import sweep
 from .lint import (dead_ends, endless, joined, partial_tables, stale_labels, unapplied, unread_fields, unread_lets,
                    unreached, unused)
@@ -612,11 +612,11 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
     print("  best line" + (f" (chance outcomes drawn by weight with --seed {seed}: one way the game may go):"
                            if any(chance) else f" ({counted(len(line), 'move')}):"))
     if show:
-        _print_view(game, game.initial_state())
+        print_view(game, game.initial_state())
     for (mv, s), by_chance in zip(line, chance):
         print(f"    {'chance: ' if by_chance else ''}{game.describe(mv)}")
         if show:
-            _print_view(game, s)
+            print_view(game, s)
     last = line[-1][1] if line else game.initial_state()
     if again:
         print("    and round again: the line comes back to a state it was in, so best play never ends there, "
@@ -627,11 +627,6 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
     if cut is not None and not game.is_terminal(last):
         print("    then the lines stop: " + ("the score" if leaf is None else f"the heuristic {leaf}")
               + " of a game not over stands in for its end")
-
-
-def _print_view(game, s) -> None:
-    """State s through the file's view, under a step of a line."""
-    print("\n".join("      " + row for row in game.view(s).splitlines()))
 
 
 SPREAD_SAMPLE = 100_000

@@ -32,6 +32,8 @@ def add_parsers(sub):
     s.add_argument("--budget", type=int, default=10_000, help="forward-model calls in all (default 10000)")
     _algorithm_options(s)
     s.add_argument("--plot", metavar="FILE.png", help="draw the best score against forward-model calls")
+    s.add_argument("--show", action="store_true",
+                   help="print the states along the best line through the file's view (--json: a view in each step)")
     s.set_defaults(run=cmd_search)
     p = sub.add_parser("play", help="play whole games between agents; win rates or scores")
     _common(p)
@@ -276,7 +278,7 @@ def cmd_search(args) -> int:
         "budget": args.budget,
         "heuristic": opts.heuristic,
         "best_score": None if r.best_score is None else plain_number(r.best_score),
-        "best_line": game.line_json(r.best_line), "chance": chance,
+        "best_line": game.line_json(r.best_line, views=args.show), "chance": chance,
         "fm_calls": r.fm_calls, "iterations": r.iterations, "first_best_at": r.first_best_at,
         "seconds": round(seconds, 3), "interrupted": interrupted,
     }
@@ -301,9 +303,18 @@ def cmd_search(args) -> int:
     if chance:
         print(f"  chance: {chance}")
     print("  best line:")
-    for (mv, _), by_chance in zip(r.best_line, game.chance_steps(r.best_line)):
+    if args.show:
+        print_view(game, game.initial_state())
+    for (mv, s), by_chance in zip(r.best_line, game.chance_steps(r.best_line)):
         print(f"    {'chance: ' if by_chance else ''}{game.describe(mv)}")
+        if args.show:
+            print_view(game, s)
     return status
+
+
+def print_view(game, s) -> None:
+    """State s through the file's view, under a step of a line."""
+    print("\n".join("      " + row for row in game.view(s).splitlines()))
 
 
 PLAY_MAX_MOVES = 1_000

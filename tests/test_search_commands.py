@@ -296,6 +296,26 @@ score for p: if p == current then 1 else -1
            "2. B (random): B takes one\nleft: 0\nto_move: A\n" in text, text
 
 
+def test_search_show_draws_each_state_of_the_best_line(tmp_path):
+    # one move a turn, add 1 or 2, to exactly 3 (by hand: 2 then 1, or 1 then 2, or 1, 1, 1)
+    path = tmp_path / "reach.rules"
+    path.write_text("""game "reach"
+state { total: 0..4 = 0 }
+action add "add {k}" { choose k in 1..2  total += k }
+turn { add }
+terminal total >= 3
+score if total == 3 then 1 else 0
+view "total {total}"
+""")
+    out = json_of("search", path, "--algo", "backtrack", "--show", "--json")
+    views = [step["view"] for step in out["best_line"]]
+    assert views[0] == "total 0" and views[-1] == "total 3" and out["best_score"] == 1
+    text = run_engine("search", path, "--algo", "backtrack", "--show").stdout
+    lines = [step["move"] for step in out["best_line"][1:]]
+    assert text.endswith("  best line:\n      total 0\n" + "".join(
+        f"    {m}\n      {v}\n" for m, v in zip(lines, views[1:]))), text
+
+
 def test_show_before_the_file_shows_the_final_states_and_a_word_it_does_not_take_is_named():
     r = run_engine("play", "--show", "rules/tictactoe.rules", "--agents", "random", "--games", "1", "--seed", "2")
     assert r.returncode == 0 and r.stdout == run_engine("play", "rules/tictactoe.rules", "--agents", "random",
