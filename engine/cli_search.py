@@ -295,9 +295,14 @@ def cmd_search(args) -> int:
     if r.best_score is None:
         depth = getattr(args, "depth", None)
         spare = args.budget is not None and r.fm_calls < args.budget and depth not in (None, "end")
+        emptied = args.algo == "beam" and not spare and args.budget is not None and r.fm_calls < args.budget
         print("  no line reached the end of the game "
               + ("before the interrupt" if interrupted else
-                 f"within --depth {depth} (the budget was not spent)" if spare else "within the budget"))
+                 f"within --depth {depth} (the budget was not spent)" if spare else
+                 "(the budget was not spent: every line was dropped by --filter or stopped at a dead end)"
+                 if emptied else "within the budget")
+              + (f": the beam went {counted(r.iterations, 'layer')} deep (a smaller --width goes deeper on the same "
+                 "budget)" if args.algo == "beam" and not (interrupted or spare or emptied) else ""))
         return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
     if chance:

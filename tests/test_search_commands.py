@@ -1,6 +1,7 @@
 """The search, play and stats commands: their JSON, published figures, and usage errors."""
 import importlib.util
 import json
+import re
 import os
 import signal
 import subprocess
@@ -84,7 +85,18 @@ def test_a_filter_that_drops_every_state_after_the_first_trade_leaves_no_line():
     r = run_engine("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam",
                    "--filter", "round < 1")
     assert r.returncode == 0, r.stderr
-    assert "no line reached the end of the game within the budget" in r.stdout
+    assert "  no line reached the end of the game (the budget was not spent: every line was dropped by --filter or " \
+           "stopped at a dead end)\n" in r.stdout, r.stdout
+
+
+def test_a_beam_that_spends_its_budget_before_a_line_ends_says_how_deep_it_went():
+    # nine trades a game (seed 001): 1,000 calls leave a beam of 100 short of the ninth layer, one of 10 not
+    r = run_engine("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam", "--budget", "1000")
+    deep = re.search(r"  no line reached the end of the game within the budget: the beam went (\d) layers deep \(a "
+                     r"smaller --width goes deeper on the same budget\)\n", r.stdout)
+    assert deep and int(deep.group(1)) < 9, r.stdout
+    assert json_of("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam", "--budget", "1000",
+                   "--width", "10", "--json")["best_score"] is not None
 
 
 def usage_error(*args):
