@@ -308,7 +308,7 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got in _COMPARISONS and re.search(r"(?:<=|>=|<|>|==|!=)\s*[\w.]+\s*$", line_before):
         return "comparisons do not chain: write `a < b and b < c`"
     if re.search(r'"[^"\n]*\{[^"}\n]*"\s*$', line_before):  # "{if c then "a" else "b"}": the quote ended it
-        return "a string cannot hold another in its braces: name the text with a `def` and put that in braces"
+        return _IN_BRACES
     if got == "+" and re.search(r'^\s*action\s+\w+\s*(?:\([^()]*\))?\s*"[^"\n]*"\s*$', line_before):
         return 'a label is one string, with values in braces: "trade {a} for {b}"'
     if got == ":" and (header := re.search(r"\b(action|def)\s+(\w+)\s*\([^()]*$", line_before)):
@@ -855,6 +855,9 @@ def _unquote(tok) -> str:
     return re.sub(r"\\(.)", lambda mt: _ESCAPES.get(mt.group(1), mt.group(1)).replace("{{", "{").replace("}}", "}"), body)
 
 
+_IN_BRACES = "a string cannot hold another in its braces: name the text with a `def` and put that in braces"
+
+
 def _template(tok: Token, path: str, line_offset: int, what: str = "label") -> m.Template:
     """Split a label or string into text and `{expr}` parts, each expression parsed in place."""
     raw = str(tok)[1:-1]
@@ -870,10 +873,11 @@ def _template(tok: Token, path: str, line_offset: int, what: str = "label") -> m
         elif ch == "{":
             j = raw.find("}", i)
             if j < 0:
+                cut = raw[i + 1:].rstrip().endswith(("(", ",", "["))  # a quote in the braces ended the string
                 raise RuleErrors([Diagnostic("syntax", f"{what} has '{{' without a closing '}}'",
                                              m.Span(path, base.line, base.col + 1 + i, base.line, base.col + 2 + i),
-                                             "text in braces is an expression to fill in; write \\{ for a brace "
-                                             "itself")], {})
+                                             _IN_BRACES if cut else "text in braces is an expression to fill in; "
+                                             "write \\{ for a brace itself")], {})
             if text:
                 parts.append(text)
                 text = ""
@@ -882,7 +886,12 @@ def _template(tok: Token, path: str, line_offset: int, what: str = "label") -> m
                 raise RuleErrors([Diagnostic("syntax", "'{{' is no escape: braces in a " + what + " hold an expression "
                                              "to fill in", m.Span(path, base.line, col0 - 1, base.line, col0 + 1),
                                              "write \\{ and \\} for braces themselves")], {})
-            parts.append(parse_expr(raw[i + 1:j], path, base.line - 1, col0 - 1))
+            try:
+                parts.append(parse_expr(raw[i + 1:j], path, base.line - 1, col0 - 1))
+            except RuleErrors as e:
+                if '\\"' not in raw[i + 1:j]:
+                    raise
+                raise RuleErrors([attrs.evolve(d, hint=_IN_BRACES) for d in e.diagnostics], {}) from None
             i = j + 1
         else:
             text += ch

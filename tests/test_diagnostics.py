@@ -1643,6 +1643,10 @@ def test_a_brace_left_open_in_a_string_hints_at_the_escape(tmp_path):
      "write \\{ and \\} for braces themselves"),
     ('"n is {if moves > 1 then "‸big" else "small"}"', None,
      "a string cannot hold another in its braces: name the text with a `def` and put that in braces"),
+    ('"n is ‸{join("-", [text(moves)])}"', "string has '{' without a closing '}'",
+     "a string cannot hold another in its braces: name the text with a `def` and put that in braces"),
+    ('"n is {join(‸\\"-\\", [text(moves)])}"', None,
+     "a string cannot hold another in its braces: name the text with a `def` and put that in braces"),
 ])
 def test_a_python_habit_in_a_string_gets_a_hint(tmp_path, view, message, hint):
     marked = snippet("""
