@@ -170,9 +170,10 @@ def check_options_apply(args, names) -> None:
 
 
 def check_heuristic(game, h: str, given: str) -> None:
-    """A usage error, headed by `given` (the flag and its value), unless the file declares heuristic h."""
+    """A usage error, headed by `given` (the flag and its value), unless the file declares heuristic h
+    or h is `score` (the score itself, a heuristic declared or not)."""
     names = list(game.heuristics)
-    if h not in names:
+    if h not in names and h != "score":
         hint = did_you_mean(h, names)
         raise UsageError(f"{given}: the rule file declares "
                          + (f"no heuristic named '{h}'" + (f"; did you mean '{hint}'?" if hint else

@@ -491,10 +491,10 @@ class CompiledGame:
 
     def evaluate(self, s, heuristic: Optional[str] = None, player: Optional[int] = None) -> float:
         """The heuristic's value of s for `player` (default: the player to move); without
-        a heuristic, that player's returns."""
+        a heuristic, or with `score` (a keyword, so no heuristic's name), that player's returns."""
         if player is None:
             player = max(self.current_player(s), 0)
-        if heuristic is None:
+        if heuristic is None or heuristic == "score":
             return self.returns(s)[player]
         fn, slot, span = self.heuristics[heuristic]
         env = self.env(s)

@@ -328,6 +328,25 @@ view "total {total}"
         f"    {m}\n      {v}\n" for m, v in zip(lines, views[1:]))), text
 
 
+def test_heuristic_score_ranks_by_the_score_where_the_file_declares_another_heuristic(tmp_path):
+    # three moves, each add 1 or 2: best 6 (by hand). A beam of 1 by the file's `low` (the least
+    # total) keeps 1, then 2, and of the ends it meets, 3 and 4, reports 4; by the score it keeps
+    # 2, then 4, and ends at 6
+    path = tmp_path / "add.rules"
+    path.write_text("""game "add"
+state { total: 0..6 = 0  moves: 0..3 = 0 }
+action add "add {k}" { choose k in 1..2  total += k  moves += 1 }
+turn { add }
+terminal moves == 3
+score total
+heuristic low = -total
+""")
+    def best(*extra):
+        return json_of("search", path, "--algo", "beam", "--width", "1", "--json", *extra)["best_score"]
+    assert (best(), best("--heuristic", "score")) == (4, 6)
+    assert json_of("solve", path, "--depth", "1", "--heuristic", "score", "--json")["value"] == [2]
+
+
 def test_show_before_the_file_shows_the_final_states_and_a_word_it_does_not_take_is_named():
     r = run_engine("play", "--show", "rules/tictactoe.rules", "--agents", "random", "--games", "1", "--seed", "2")
     assert r.returncode == 0 and r.stdout == run_engine("play", "rules/tictactoe.rules", "--agents", "random",
