@@ -15,6 +15,7 @@ from .interrupt import first_interrupt_stops
 from .load import (command_line_measures, command_line_predicates, load_game, parse_settings, settings_given,
                    titled)
 from .plots import best_score_curve, check_plot_target
+from .policy_file import POLICY_AGENT, policy_agent
 from .progress import ProgressBar
 from .runtime import plain_number
 from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options,
@@ -39,7 +40,8 @@ def add_parsers(sub):
     _common(p)
     p.add_argument("--agents", required=True, metavar="A[,B...]",
                    help=f"agents by seat, each one of {', '.join(ALGORITHMS)}, random, with options of its own "
-                        "after colons (mcts:heuristic=H:depth=0); in a one-player game each agent plays every game")
+                        "after colons (mcts:heuristic=H:depth=0), or policy:FILE.jsonl (a solve --policy file); "
+                        "in a one-player game each agent plays every game")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--first-game", type=int, default=1, metavar="N",
                    help="the number of the first game (default 1): games N to N + GAMES - 1 are those of a "
@@ -334,9 +336,10 @@ def _play_setup(args) -> tuple:
     does not fork."""
     game = _load(args)
     specs = [a.strip() for a in args.agents.split(",")]
-    chosen = [agent_spec(spec, game) for spec in specs]
+    chosen = [("random", {}) if spec.startswith(POLICY_AGENT) else agent_spec(spec, game) for spec in specs]
     try:
-        agents = [(spec, make_agent(algo, _options(args, game, algo, own))) for spec, (algo, own) in zip(specs, chosen)]
+        agents = [(spec, policy_agent(spec, game) if spec.startswith(POLICY_AGENT) else
+                   make_agent(algo, _options(args, game, algo, own))) for spec, (algo, own) in zip(specs, chosen)]
     except ValueError as e:
         raise UsageError(f"--agents {args.agents}: {e}") from None
     check_options_apply(args, [algo for algo, _ in chosen])

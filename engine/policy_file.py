@@ -54,3 +54,50 @@ class PolicyFile:
         self._out.close()
         if not self._named:
             os.remove(self._part)
+
+
+POLICY_AGENT = "policy:"
+"""How an --agents entry names a policy file: `policy:FILE.jsonl`."""
+
+
+def policy_agent(spec: str, game):
+    """The agent that plays the move a `solve --policy` file gives for each state (no forward-model
+    calls). The file must hold every state the games reach: one of a whole solve of this game
+    with the same --set values, not one cut short by --depth (its moves are a depth's, not a
+    state's)."""
+    path = spec[len(POLICY_AGENT):]
+    try:
+        with open(path, encoding="utf-8") as f:
+            rows = f.readlines()
+    except OSError as e:
+        raise UsageError(f"--agents {spec}: cannot read {path} ({e.strerror})") from None
+    moves: dict = {}
+    for n, row in enumerate(rows, 1):
+        try:
+            line = json.loads(row)
+            state, move = line["state"], line["move"]
+        except (ValueError, KeyError, TypeError):
+            raise UsageError(f"--agents {spec}: line {n} of {path} is not a line of solve --policy "
+                             '({"state", "move", "value"})') from None
+        if "depth" in line:
+            raise UsageError(f"--agents {spec}: {path} was written by solve --depth, whose moves are a depth's, "
+                             "not a state's; play takes the policy of a whole solve")
+        moves[json.dumps(state, sort_keys=True)] = move
+    return _PolicyAgent(spec, moves)
+
+
+class _PolicyAgent:
+    """Plays the move its policy gives for the state; a state it lacks is a usage error."""
+
+    def __init__(self, spec: str, moves: dict):
+        self.spec, self.moves = spec, moves
+
+    def __call__(self, game, state, *, budget, rng, memory=None, progress=None, observers=()):
+        from search.budget import Result
+        label = self.moves.get(json.dumps(game.state_json(state), sort_keys=True))
+        chosen = [m for m in game.legal_moves(state) if game.describe(m) == label]
+        if not chosen:
+            raise UsageError(f"--agents {self.spec}: the policy has no move for a state the game reached"
+                             + (f" ({label} is not legal there)" if label is not None else "")
+                             + ": it may be the policy of another game, or of other --set values")
+        return Result(chosen[0], (), None, 0, 0, 0, ())

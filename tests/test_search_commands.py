@@ -347,6 +347,24 @@ heuristic low = -total
     assert json_of("solve", path, "--depth", "1", "--heuristic", "score", "--json")["value"] == [2]
 
 
+def test_a_solved_policy_plays_tictactoe_and_never_loses(tmp_path):
+    # tic-tac-toe is a draw under best play (rules/tictactoe.rules' source), so best play never loses
+    policy = tmp_path / "best.jsonl"
+    assert run_engine("solve", "rules/tictactoe.rules", "--policy", policy).returncode == 0
+    out = json_of("play", "rules/tictactoe.rules", "--agents", f"policy:{policy},random", "--games", "20",
+                  "--budget", "50", "--json")
+    best = out["agents"][0]
+    assert best["name"] == f"policy:{policy}" and best["games"] == 20 and best["losses"] == 0, best
+    r = run_engine("play", "rules/nidavellir.rules", "--agents", f"policy:{policy}", "--games", "1")
+    assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: the policy has no move for a state the "
+                                           "game reached: it may be the policy of another game, or of other --set "
+                                           "values\n")
+    cut = tmp_path / "cut.jsonl"
+    assert run_engine("solve", "rules/tictactoe.rules", "--depth", "2", "--policy", cut).returncode == 0
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", f"policy:{cut}", "--games", "1")
+    assert r.returncode == 2 and "was written by solve --depth" in r.stderr
+
+
 def test_show_before_the_file_shows_the_final_states_and_a_word_it_does_not_take_is_named():
     r = run_engine("play", "--show", "rules/tictactoe.rules", "--agents", "random", "--games", "1", "--seed", "2")
     assert r.returncode == 0 and r.stdout == run_engine("play", "rules/tictactoe.rules", "--agents", "random",
