@@ -24,7 +24,7 @@ BUILTINS = {
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
     "loose_ends": (2, 2),
     "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1), "concat": (1, 1),
-    "text": (1, 1), "graph": (1, 1), "nodes": (1, 1), "distance": (3, 3), "old": (1, 1),
+    "text": (1, 1), "graph": (1, 2), "nodes": (1, 1), "distance": (3, 3), "old": (1, 1),
     "next_player": (1, 1),
 }
 SIGNATURES = {
@@ -32,7 +32,7 @@ SIGNATURES = {
     "square_grid": "rows, cols", "hex_grid": "cells, layout", "cells": "g", "lines": "g, k", "neighbours": "g, c",
     "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
     "matches": "b, c, t", "places": "b, g, t", "beside": "c, s", "open_ends": "b, g", "loose_ends": "b, g",
-    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "text": "v", "graph": "edges",
+    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "text": "v", "graph": "edges, nodes",
     "nodes": "g", "distance": "g, a, b", "old": "e",
     "next_player": "p",
 }
@@ -476,7 +476,16 @@ class ExpressionChecks:
                            hint='"even-r": pointy-topped hexes, even rows shifted half a hex right')
             return T.GRID
         if name == "graph":
-            return self.graph_type(a0, e.args[0].span)
+            g = self.graph_type(a0, e.args[0].span)
+            if len(argt) > 1:  # nodes besides those of the edges: of the edges' type
+                el = T.element(argt[1])
+                joined = None if el is None else T.join(g[1], el)
+                if joined is None:
+                    self.error("type-mismatch", f"graph() needs a collection of nodes second, of the edges' type "
+                               f"{T.show(g[1])}, got {T.show(argt[1])}", e.args[1].span)
+                else:
+                    g = ("graph", joined)
+            return g
         if a0[0] == "graph" and name in ("neighbours", "components", "nodes", "distance"):
             return self.on_graph(name, a0[1], argt, e)
         if a0 == T.ANY and name in ("nodes", "distance", "neighbours", "components"):  # an untyped def

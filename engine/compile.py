@@ -321,6 +321,9 @@ class Compiler(PySource):
             b = args[1]
             return lambda env: rt.components(a(env), b(env))
         if name == "graph":
+            if len(args) > 1:
+                b = args[1]
+                return lambda env: rt.Graph(_edges(a(env), span), b(env))
             return lambda env: rt.Graph(_edges(a(env), span))
         if name == "nodes":
             return lambda env: a(env).nodes

@@ -338,12 +338,13 @@ class HexGrid:
 
 class Graph:
     """Nodes joined by undirected edges, each edge a pair (a, b) or a set {a, b}. Its nodes are
-    those the edges name, in order, and so are the neighbours of each."""
+    those the edges name and `nodes` (which may have no edge), in order, and so are the
+    neighbours of each."""
 
     __slots__ = ("nodes", "_near", "edges")
 
-    def __init__(self, edges):
-        near: dict = {}
+    def __init__(self, edges, nodes=()):
+        near: dict = {n: set() for n in nodes}
         for e in edges:
             a, b = sorted(e) if isinstance(e, frozenset) else e  # a set has no order of its own
             near.setdefault(a, set()).add(b)

@@ -14,9 +14,10 @@ EDGES = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=20)
 
 
 @settings(max_examples=200, deadline=None)
-@given(EDGES, st.integers(0, 9), st.integers(0, 9), st.sets(st.integers(0, 9)))
-def test_nodes_neighbours_distance_and_components_agree_with_networkx(edges, a, b, some):
-    g, ref = Graph(edges), nx.Graph()
+@given(EDGES, st.integers(0, 9), st.integers(0, 9), st.sets(st.integers(0, 9)), st.sets(st.integers(0, 12)))
+def test_nodes_neighbours_distance_and_components_agree_with_networkx(edges, a, b, some, lone):
+    g, ref = Graph(edges, lone), nx.Graph()
+    ref.add_nodes_from(lone)  # nodes given besides the edges', with an edge or not
     ref.add_edges_from(edges)
     ref.remove_edges_from(nx.selfloop_edges(ref))  # an edge from a node to itself joins it to nothing
     assert list(g.nodes) == sorted(ref.nodes)
@@ -82,6 +83,8 @@ EDGE_LISTS = "graph() needs a list or set of edges, each a pair (a, b) or a set 
      "cells(g) gives the cells of a grid"),
     ("len(nodes(graph([1, 2])))", "[1, 2]", EDGE_LISTS + "list<int>", None),
     ("len(nodes(graph([(ash, 1)])))", "[(ash, 1)]", EDGE_LISTS + "list<(Town, int)>", None),
+    ("len(nodes(graph([(ash, birch)], [1])))", "[1]",
+     "graph() needs a collection of nodes second, of the edges' type Town, got list<int>", None),
 ])
 def test_a_graph_used_wrongly_is_an_error_at_the_argument(tmp_path, score, at, message, hint):
     with pytest.raises(RuleErrors) as info:
