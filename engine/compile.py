@@ -293,9 +293,9 @@ class Compiler(PySource):
             if t == T.ANY:  # a def parameter: a map gives its counts, as where the type is known
                 return lambda env: rt.Bag(_expand_counts(v) if isinstance(v := a(env), dict) else v)
             return lambda env: rt.Bag(a(env))
-        if name == "up_to":
-            b = args[1]
-            return lambda env: rt.up_to(a(env), b(env))
+        if name in ("up_to", "combinations"):
+            b, fn = args[1], rt.up_to if name == "up_to" else rt.combos
+            return lambda env: fn(a(env), b(env))
         if name == "get":
             b, c = args[1], args[2]
             return lambda env: a(env).get(b(env), c(env))

@@ -394,6 +394,12 @@ def up_to(k: int, items) -> tuple:
     return tuple(c for n in range(k + 1) for c in combinations(seq, n))
 
 
+def combos(k: int, items) -> tuple:
+    """Every selection of k elements by position, in the order of the items (equal elements
+    still give separate selections, as in `pairs`)."""
+    return tuple(combinations(tuple(items), k)) if k >= 0 else ()
+
+
 def sub_bags(items) -> tuple:
     """Every sub-multiset of the items (as many copies of each as it holds, or fewer), as bags:
     the fewest items first, then in the order of their sorted items; the empty bag included."""

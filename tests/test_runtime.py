@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import runtime
-from engine.runtime import Bag, Cell, FrozenMap, Grid, components, pairs, sub_bags, up_to
+from engine.runtime import Bag, Cell, FrozenMap, Grid, combos, components, pairs, sub_bags, up_to
 
 small = st.lists(st.integers(0, 6), max_size=8)
 
@@ -42,6 +42,13 @@ def test_pairs_are_by_position_so_equal_elements_pair_twice():
 
 def test_up_to_two_of_three_distinct_items():
     assert len(up_to(2, "abc")) == 1 + 3 + 3
+
+
+def test_combinations_are_by_position_and_count_n_choose_k():
+    # by hand: C(5, 2) = 10, C(4, 4) = 1, C(3, 0) = 1 (the empty selection), none of 4 from 3
+    assert len(combos(2, range(5))) == 10 and combos(4, "abcd") == (tuple("abcd"),) and combos(0, [1, 2, 3]) == ((),)
+    assert combos(4, [1, 2, 3]) == () and combos(2, [7, 7]) == ((7, 7),)
+    assert combos(2, [5, 5, 7]) == pairs([5, 5, 7])
 
 
 def test_the_sub_bags_of_two_twos_and_a_five_keep_none_one_or_both_twos():
