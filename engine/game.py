@@ -47,6 +47,10 @@ def fraction_text(x: float) -> str:
     return str(f) if abs(float(f) - x) < 1e-9 else f"{x:.6g}"
 
 
+_UNKNOWN = object()
+"""A memo's miss, where None is a value it holds."""
+
+
 class _TooMany(Exception):
     """A turn has more paths than the caller's limit."""
 
@@ -204,8 +208,9 @@ class CompiledGame:
 
     def _chance_at(self, s) -> Optional[int]:
         """The index of the first chance declaration whose condition holds in s, if any."""
-        if s in self._chance_memo:
-            return self._chance_memo[s]
+        at = self._chance_memo.get(s, _UNKNOWN)
+        if at is not _UNKNOWN:
+            return at
         at = None
         if not self.is_terminal(s):
             env = self.env(s)

@@ -187,15 +187,17 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             raise TooManyStates(max_states, [key for key, _ in list(memo)[-max_states // 2:]])
         if visit is not None:
             visit(s, lambda: list(moves))
-        terminal = game.is_terminal(s)
-        goes_on = not terminal and _has_ways(game, s)
-        if not terminal and not goes_on:
+        # the player to move and the ways on, each asked of the game once
+        player = None if game.is_terminal(s) else game.current_player(s)
+        ways = () if player is None else game.chance_outcomes(s) if player == CHANCE else game.legal_moves(s)
+        if player is not None and not ways:
             dead.add(k[0])
-        if not goes_on or (max_depth is not None and depth >= max_depth):  # an end, or where the lines stop
-            v = tuple(game.returns(s)) if not goes_on or leaf is None else tuple(leaf(s))
+        if not ways or (max_depth is not None and depth >= max_depth):  # an end, or where the lines stop
+            v = tuple(game.returns(s)) if not ways or leaf is None else tuple(leaf(s))
             memo[k] = (v, None, 0, (), k)
             return v, 0, k
-        children = _children(game, s)
+        children = [(m, game.apply(s, m), p) for m, p in ways] if player == CHANCE else \
+            [(m, game.apply(s, m), None) for m in ways]
         memo[k] = len(moves)
         vals = []
         for m, t, _ in children:
@@ -210,7 +212,6 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             length = 1 + sum(p * n for (_, _, p), (_, n, _) in zip(children, vals))
             memo[k] = (v, None, length, kids, k)
             return v, length, k
-        player = game.current_player(s)
         top = max(v[player] for v, _, _ in vals)
         tied = [i for i, (v, _, _) in enumerate(vals) if v[player] == top]
         winning = [i for i in tied if all(top >= x for x in vals[i][0])]
