@@ -127,26 +127,36 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
     more than tolerance: chance averages, and each mover takes its policy's move, or with
     `improve` a better one for it when there is one (by more than tolerance). (sweeps, change)."""
     sweeps, change = 0, 0.0
+    # the states that are no ends, the deepest first: (index, chance or not, its mover, its links)
+    order = [(i, kinds[i][0] == _CHANCE, kinds[i][1], links[i]) for i in range(len(kinds) - 1, -1, -1)
+             if kinds[i][0] != _END]
+    players = range(n)
     while sweeps < max_sweeps:
         sweeps += 1
         change = 0.0
-        for i in range(len(kinds) - 1, -1, -1):
-            kind, who = kinds[i]
-            if kind == _END:
-                continue
-            if kind == _CHANCE:
-                v = tuple(sum(p * values[j][q] for j, p in links[i]) for q in range(n))
+        for i, chance, who, link in order:
+            if chance:
+                acc = [0.0] * n
+                for j, p in link:
+                    x = values[j]
+                    for q in players:
+                        acc[q] += p * x[q]
+                v = tuple(acc)
             else:
                 c = policy[i]
-                v = values[links[i][c][0]]
+                v = values[link[c][0]]
                 if improve:
-                    for k, (j, _) in enumerate(links[i]):
-                        if values[j][who] > v[who] + tolerance:
+                    best = v[who] + tolerance
+                    for k, (j, _) in enumerate(link):
+                        if values[j][who] > best:
                             c, v = k, values[j]
+                            best = v[who] + tolerance
                     policy[i] = c
-            d = max(abs(a - b) for a, b in zip(v, values[i]))
-            if d > change:
-                change = d
+            was = values[i]
+            for q in players:
+                d = v[q] - was[q]
+                if d > change or -d > change:
+                    change = abs(d)
             values[i] = v
         if swept is not None:
             swept(done + sweeps, change)
