@@ -869,6 +869,13 @@ def _check_hint(args) -> Optional[str]:
     return _check_line(args.file, parse_settings(args.set))
 
 
+def _json_error(args, text: str) -> None:
+    """With --json, an error's object on stdout too, {"file", "error"}, as a solve that cannot
+    finish prints: a script reading the output learns why there is no result."""
+    if args is not None and getattr(args, "json", False):
+        print(json.dumps({"file": getattr(args, "file", None), "error": text}))
+
+
 def main(argv=None) -> int:
     args = None
     try:
@@ -876,14 +883,17 @@ def main(argv=None) -> int:
         return with_room(args.run, args)  # one block of frame stack for the whole command
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
+        _json_error(args, str(e))
         return 2
     except RuleErrors as e:
         print(e.render(), file=sys.stderr)
+        _json_error(args, e.render())
         return 1
     except RuleRuntimeError as e:
         hint = "; ".join(h for h in (e.hint, _check_hint(args)) if h) or None
-        print(Diagnostic("runtime", e.message, e.span, hint).render(file_text(e.span.file)),
-              file=sys.stderr)
+        text = Diagnostic("runtime", e.message, e.span, hint).render(file_text(e.span.file))
+        print(text, file=sys.stderr)
+        _json_error(args, text)
         moves = getattr(e, "moves", None)  # the line a solve was on
         if moves is not None:
             print("moves from the initial state, as the solve went down them:" if moves else

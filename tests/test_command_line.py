@@ -85,3 +85,12 @@ def test_version_prints_the_version_of_the_package(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out == f"python -m engine {version}\n"
+
+
+def test_with_json_a_failing_command_prints_its_error_as_an_object_too(capsys):
+    import json
+    assert main(["solve", "rules/nidavellir.rules", "--set", "players=9", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"file": "rules/nidavellir.rules", "error": err.strip()[len("error: "):]}
+    assert main(["solve", "rules/nidavellir.rules", "--set", "players=9"]) == 2
+    assert capsys.readouterr().out == ""
