@@ -460,6 +460,8 @@ def _print_as_viewed(view: str, file=None) -> None:
 
 def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) -> int:
     t0 = time.perf_counter()
+    if args.depth is None:  # each state is asked for its moves once: the game need not remember them
+        game.remember_states = False
     bar, values_bar = ProgressBar(args.depth, "moves deep"), ProgressBar(None, "states valued")
 
     def progress(depth, paths, states):

@@ -181,6 +181,13 @@ class CompiledGame:
         self._moves_held = 0  # moves in self._moves, bounded by MEMO_MOVES
         self._terminal_memo: dict = {}
         self._memo_limit = MEMO_LIMIT
+        # whether the moves, the end and the chance of each state are remembered (a search that
+        # meets a state again asks again); an exhaustive solve, which asks once a state, turns
+        # it off: the tables held as much again as the solve's own. Without them the end, the
+        # chance and the moves of the last state asked are kept, by identity, for the questions
+        # asked of one state in a row
+        self.remember_states = True
+        self._last_end = self._last_chance = self._last_moves = (None, None)
         # a set here collects the names of the actions completed on the paths of the moves
         # worked out from then on, triggers included, and the index of each chance declaration
         # that applied (validate: actions that never take part, chance blocks that never apply)
@@ -208,6 +215,8 @@ class CompiledGame:
 
     def _chance_at(self, s) -> Optional[int]:
         """The index of the first chance declaration whose condition holds in s, if any."""
+        if self._last_chance[0] is s:
+            return self._last_chance[1]
         at = self._chance_memo.get(s, _UNKNOWN)
         if at is not _UNKNOWN:
             return at
@@ -219,7 +228,10 @@ class CompiledGame:
                     if cond(env):
                         at = i
                         break
-        return self._remember(self._chance_memo, s, at)
+        if self.remember_states:
+            return self._remember(self._chance_memo, s, at)
+        self._last_chance = (s, at)
+        return at
 
     def env(self, s) -> list:
         """A fresh evaluation environment for state s."""
@@ -232,11 +244,15 @@ class CompiledGame:
         return e
 
     def legal_moves(self, s) -> tuple:
+        if self._last_moves[0] is s:
+            return self._last_moves[1]
         moves = self._moves.get(s)
         if moves is None:
             with guard(self._turn_span, "the turn"):
                 moves = with_room(self._generate, s)
-            if self.memo_limit:
+            if not self.remember_states:
+                self._last_moves = (s, moves)
+            elif self.memo_limit:
                 if len(self._moves) >= self.memo_limit or self._moves_held + len(moves) > MEMO_MOVES:
                     self._moves.clear()
                     self._moves_held = 0
@@ -473,10 +489,16 @@ class CompiledGame:
         return m.next
 
     def is_terminal(self, s) -> bool:
+        if self._last_end[0] is s:
+            return self._last_end[1]
         t = self._terminal_memo.get(s)
         if t is None:
             with guard(self._terminal_span, "the terminal condition"):
-                t = self._remember(self._terminal_memo, s, bool(self._terminal(self.env(s))))
+                t = bool(self._terminal(self.env(s)))
+            if self.remember_states:
+                self._remember(self._terminal_memo, s, t)
+            else:
+                self._last_end = (s, t)
         return t
 
     def returns(self, s) -> tuple:
