@@ -60,9 +60,10 @@ class Tally:
 
     @property
     def win_rate_stderr(self) -> float:
-        """Standard error of the win rate (a proportion)."""
+        """Standard error of the win rate (a proportion), with n - 1 as that of the mean score
+        has: the same figure where the scores are the wins (1 or 0)."""
         n, q = self.games, self.win_rate
-        return math.sqrt(q * (1 - q) / n) if n else math.nan
+        return math.sqrt(q * (1 - q) / (n - 1)) if n > 1 else 0.0 if n else math.nan
 
 
 def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: int, rng: random.Random,

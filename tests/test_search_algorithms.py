@@ -12,7 +12,7 @@ from search.beam import beam
 from search.max_score import max_score
 from search import mcts as mcts_module
 from search.mcts import mcts
-from search.play import play
+from search.play import Tally, play
 from search.protocol import CHANCE
 from search.random_walk import random_walk
 
@@ -503,3 +503,15 @@ def test_of_lines_as_good_a_search_reports_the_shortest(tmp_path):
     r = backtrack(game, game.initial_state(), budget=10_000)
     assert r.best_score == 1 and [game.describe(m) for m, _ in r.best_line] == ["add 2", "add 2"]
     assert r.first_best_at < r.fm_calls  # the score was first met on a longer line
+
+
+def test_a_win_rate_has_the_standard_error_of_the_mean_of_its_wins():
+    # one win in ten games of two players (1 for a win, -1 for a loss): by hand the sample standard
+    # deviation of the wins (1 or 0) is sqrt(0.1 * 0.9 * 10 / 9), so the standard error is 0.1
+    t = Tally("a")
+    for g in range(10):
+        t.add((1, -1) if g == 0 else (-1, 1), 0)
+    assert (t.wins, t.losses, t.win_rate) == (1, 9, 0.1)
+    assert t.win_rate_stderr == pytest.approx(0.1)
+    wins = Tally("w", scores=[1] + [0] * 9)
+    assert wins.stderr == pytest.approx(t.win_rate_stderr)
