@@ -530,7 +530,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
                           show=args.show, leaf=args.heuristic)
     if args.moves:
-        _print_first_moves(game, sol.first_moves)
+        _print_first_moves(game, sol.first_moves, sol.best_line)
     _print_policy(policy)
     return 0
 
@@ -542,19 +542,23 @@ def _first_moves_json(first: tuple) -> list:
             for m, values, p in first]
 
 
-def _print_first_moves(game, first: tuple) -> None:
-    """The value after each move (or chance outcome) of the initial state, the best first."""
+def _print_first_moves(game, first: tuple, line: list) -> None:
+    """The value after each move (or chance outcome) of the initial state, the mover's best
+    first, and of moves as good the one the best line takes (`line`) first, marked."""
     if not first:
         print("  the game has no moves from its initial state")
         return
     chance = first[0][2] is not None
-    print(f"  the {'chance outcomes' if chance else 'moves'} of the initial state, each with the value after it:")
+    taken = None if chance or not line else line[0][0]
+    print(f"  the {'chance outcomes' if chance else 'moves'} of the initial state, each with the value after it"
+          + (" (* the best line's)" if taken is not None else "") + ":")
     mover = max(game.current_player(game.initial_state()), 0)
-    order = first if chance else sorted(first, key=lambda f: -f[1][mover])  # a stable sort: ties as listed
+    order = first if chance else sorted(first, key=lambda f: (-f[1][mover], f[0] != taken))  # stable: as listed
     for m, values, p in order:
         value = (plain_number(values[0]) if game.num_players == 1 else
                  ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, values)))
-        print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}")
+        mark = " *" if m == taken else ""
+        print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}{mark}")
 
 
 DEPTHS_SHOWN = (10, 4, 24)
@@ -709,7 +713,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     _print_dead_ends(fp.dead_ends)
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
     if args.moves:
-        _print_first_moves(game, fp.first_moves)
+        _print_first_moves(game, fp.first_moves, fp.best_line)
     _print_policy(policy)
     return 0
 

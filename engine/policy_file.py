@@ -5,7 +5,7 @@ import json
 import os
 from typing import Optional
 
-from .diagnostics import UsageError
+from .diagnostics import UsageError, clip
 from .runtime import plain_number
 
 
@@ -94,10 +94,12 @@ class _PolicyAgent:
 
     def __call__(self, game, state, *, budget, rng, memory=None, progress=None, observers=()):
         from search.budget import Result
-        label = self.moves.get(json.dumps(game.state_json(state), sort_keys=True))
+        shown = json.dumps(game.state_json(state), sort_keys=True)
+        label = self.moves.get(shown)
         chosen = [m for m in game.legal_moves(state) if game.describe(m) == label]
         if not chosen:
             raise UsageError(f"--agents {self.spec}: the policy has no move for a state the game reached"
                              + (f" ({label} is not legal there)" if label is not None else "")
-                             + ": it may be the policy of another game, or of other --set values")
+                             + f": it may be the policy of another game, or of other --set values; the state: "
+                             + clip(shown, 300))
         return Result(chosen[0], (), None, 0, 0, 0, ())

@@ -759,8 +759,8 @@ def test_moves_gives_the_value_after_each_opening_move_the_best_first(tmp_path):
     assert out["first_moves"] == [{"move": "take 1", "value": [1, -1]}, {"move": "take 2", "value": [-1, 1]},
                                   {"move": "take 3", "value": [-1, 1]}]
     text = run_engine("solve", path, "--moves").stdout
-    assert text.endswith("  the moves of the initial state, each with the value after it:\n    take 1: A 1, B -1\n"
-                         "    take 2: A -1, B 1\n    take 3: A -1, B 1\n"), text
+    assert text.endswith("  the moves of the initial state, each with the value after it (* the best line's):\n"
+                         "    take 1: A 1, B -1 *\n    take 2: A -1, B 1\n    take 3: A -1, B 1\n"), text
     # two moves deep, the score where the lines stop: A's move and B's leave a game not over, -1 for A
     # (current is A again there), whatever they took
     cut = json.loads(run_engine("solve", path, "--depth", "2", "--json").stdout)["first_moves"]
@@ -794,7 +794,7 @@ def test_moves_after_value_iteration_give_the_value_after_each_opening(tmp_path)
     assert out["method"] == "value iteration"
     assert out["first_moves"] == [{"move": "step to 1", "value": [2]}]
     assert run_engine("solve", path, "--moves").stdout.endswith(
-        "  the moves of the initial state, each with the value after it:\n    step to 1: 2\n")
+        "  the moves of the initial state, each with the value after it (* the best line's):\n    step to 1: 2 *\n")
 
 
 def test_a_rule_failing_in_solve_shows_the_moves_the_solve_went_down_to_it(tmp_path):
@@ -808,3 +808,12 @@ def test_a_rule_failing_in_solve_shows_the_moves_the_solve_went_down_to_it(tmp_p
     assert r.stderr.startswith(f"{path}:2:49: error[runtime]: index 3 is outside the list of 3")
     assert r.stderr.endswith("moves from the initial state, as the solve went down them:\n  1. step 1\n  2. step 1\n"
                              "  3. step 1\n"), r.stderr
+
+
+def test_moves_marks_the_opening_the_best_line_takes_and_lists_it_first_of_those_as_good(tmp_path):
+    # QUICK by hand: add 1 and add 2 both reach 4 exactly (value 1), but the best line takes the
+    # quicker, add 2, listed second
+    path = tmp_path / "quick.rules"
+    path.write_text(QUICK)
+    text = run_engine("solve", path, "--moves").stdout
+    assert text.endswith("(* the best line's):\n    add 2: 1 *\n    add 1: 1\n"), text
