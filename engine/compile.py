@@ -330,6 +330,17 @@ class Compiler(PySource):
         if name == "next_player":  # the player after p in turn order, the first after the last
             after = {p: self.players[(i + 1) % len(self.players)] for i, p in enumerate(self.players)}
             return lambda env: after[a(env)]
+        if name == "index":
+            b = args[1]
+
+            def index(env):
+                xs, x = a(env), b(env)
+                try:
+                    return xs.index(x)
+                except ValueError:
+                    _fail(span, f"{rt.format_value(x)} is not in the list {clip(rt.format_value(xs), 80)}",
+                          "`x in xs` tells whether it is there first")
+            return index
         if name == "distance":
             b, c = args[1], args[2]
 

@@ -2258,3 +2258,17 @@ def test_a_bool_for_a_number_and_enumerate_get_hints(tmp_path, text, hint):
            "turn { step }\nterminal done\n" + text + "\n"
     d, (at_line, at_col), errors = first_at_marker(tmp_path, game)
     assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, hint), errors.render()
+
+
+def test_index_of_a_value_not_in_the_list_is_a_runtime_error_at_the_call_and_a_wrong_type_a_check_error(
+        tmp_path, engine_cli):
+    path = tmp_path / "index.rules"
+    game = "state { n: 0..9 = 0 }\naction step { n += index([1, 2], X) }\nturn { step }\nterminal n >= 1\nscore n\n"
+    path.write_text(game.replace("X", "3"), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "1")
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{path}:2:20: error[runtime]: 3 is not in the list [1, 2] (in a random playout)\n")
+    assert "hint: `x in xs` tells whether it is there first" in r.stderr
+    path.write_text(game.replace("X", '"a"'), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "0")
+    assert f"{path}:2:34: error[type-mismatch]: index() looks for a value of type int in a list<int>, got str" in r.stderr, r.stderr
