@@ -125,6 +125,9 @@ class Checker(ExpressionChecks):
         self.check_recursion()
         if not any(d.code == "recursion" for d in self.errors):
             self.check_defs_as_called()
+        if not self.errors:
+            from .scored import check_scored  # it walks the model with nodes_in, of this module
+            self.errors += check_scored(self)
         unbound = {f"unknown name '{n}'" for n in self.bound_by_misspelt}
         self.errors = [d for d in self.errors if not (d.code == "unknown-name" and d.message in unbound)]
         self.errors = [self._players_hidden(d) for d in self.errors]

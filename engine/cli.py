@@ -313,6 +313,10 @@ def cmd_solve(args) -> int:
         check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
     if args.plot:
         check_plot_target(args.plot)
+        if game.scored_field is not None and args.depth is None:
+            raise UsageError(f"--plot: the totals of the scored field '{game.scored_field}' are set aside while the "
+                             "game is solved, so the final scores of its paths are not counted (without `scored` "
+                             "they are)")
     policy = PolicyFile(args.policy, game, EXACT_PLACES) if args.policy else None
     broken = _first_broken(game, extra)
     visit, last_line = _noting_lines(_invariants_hold(game, broken, bool(extra)))
@@ -525,7 +529,9 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     done = "solved" if sol.complete else f"explored to depth {args.depth}"
     print(f"{titled(game, args.set)}: {done} in {seconds:.2f} s")
     print(f"  paths per depth: {_depths_text(sol.paths_per_depth)}")
-    print(f"  distinct states: {sol.distinct_states:,}; terminal paths: {sol.terminal_paths:,}")
+    aside = f" (states that differ only in the scored field '{game.scored_field}' counted once)" \
+        if game.scored_field is not None and args.depth is None else ""
+    print(f"  distinct states: {sol.distinct_states:,}{aside}; terminal paths: {sol.terminal_paths:,}")
     _print_dead_ends(sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
                           show=args.show, leaf=args.heuristic)

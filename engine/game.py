@@ -17,6 +17,7 @@ from .check import Checker, state_slots
 from .compile import Compiler, as_fork
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError
 from .frame_room import with_room
+from .scored import scored_field
 from search.protocol import CHANCE
 
 MEMO_LIMIT = 200_000
@@ -143,6 +144,11 @@ class CompiledGame:
         score = decl[m.ScoreDecl]
         self._score = c.expr(score.value)
         self._score_slot = checker.syms[id(score.player)].slot if score.player is not None else None
+        scored = scored_field(checker)
+        self.scored_field = None if scored is None else scored.name
+        if scored is not None:  # solve's split of a state: what is still to come, and the totals so far
+            self._scored = (scored.slot, scored.type[0] == "map")
+            self.future_key, self.banked = self._future_key, self._banked
         self.trigger_decls = [d for d in checker.decls if isinstance(d, m.TriggerDecl)]
         self._triggers = [(c.expr(d.cond), as_fork(c.block(d.body)), d.once) for d in self.trigger_decls]
         self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
@@ -529,6 +535,18 @@ class CompiledGame:
             env[slot] = self.compiler.players[player]
         with guard(span, f"heuristic '{heuristic}'"):
             return float(fn(env))
+
+    def _future_key(self, s) -> tuple:
+        """s without its scored field: the states with one future key differ only in their totals
+        so far, and have the same moves and the same rest of the game (engine/scored.py)."""
+        i = self._scored[0]
+        return s[:i] + (None,) + s[i + 1:]
+
+    def _banked(self, s) -> tuple:
+        """Each player's total so far in s, the part of the score the scored field holds."""
+        i, by_player = self._scored
+        v = s[i]
+        return tuple(v.get(p, 0) for p in self.compiler.players) if by_player else (v,) * self.num_players
 
     def broken_invariants(self, s) -> list:
         """The invariant declarations that do not hold in state s."""

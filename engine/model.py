@@ -462,6 +462,7 @@ class StateField:
     bound: Optional[str]
     note: Optional[str]
     span: Span
+    scored: bool = False  # a running total that only the score (and the view, labels...) reads
 
 
 @node

@@ -492,8 +492,9 @@ class _ToModel(Transformer):
     @v_args(meta=True)
     def state_field(self, meta, items):
         bound = next((i for i in items[3:] if isinstance(i, _Bound)), None)
+        scored = any(isinstance(i, Token) and i.type == "SCORED" for i in items[3:])
         return m.StateField(self._ident(items[0]), items[1], items[2], bound.value if bound else None,
-                            _n(items), self._span(meta))
+                            _n(items), self._span(meta), scored)
 
     @v_args(inline=True)
     def bound(self, tok):

@@ -84,7 +84,10 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     root = game.initial_state()
     if max_depth is None:
         value, line, memo, dead = _values(game, root, None, max_states, valued, rng, decided, visit)
-        return Solution(*_paths_through(memo, (game.key(root), 0), progress), value, line, True, len(dead),
+        key, banked = _split(game)
+        paths, states, ends, outcomes = _paths_through(memo, (key(root), 0), progress)
+        # with totals set aside, the ends of merged states hold what was still to come, not a return
+        return Solution(paths, states, ends, outcomes if banked is None else {}, value, line, True, len(dead),
                         _first_moves(game, root, memo, None))
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
@@ -135,8 +138,10 @@ def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int]) -> tupl
     if game.is_terminal(root) or not _has_ways(game, root):
         return ()
     depth = None if max_depth is None else 1
-    entries = [(m, memo.get((game.key(t), depth or 0)), p) for m, t, p in _children(game, root)]
-    return tuple((m, e[0], p) for m, e, p in entries if isinstance(e, tuple))
+    key, banked = _split(game)
+    entries = [(m, t, memo.get((key(t), depth or 0)), p) for m, t, p in _children(game, root)]
+    return tuple((m, e[0] if banked is None else _plus(e[0], banked(t)), p) for m, t, e, p in entries
+                 if isinstance(e, tuple))
 
 
 def _has_ways(game: Game, s) -> bool:
@@ -165,7 +170,11 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     # the ways on without max_depth (for counting paths; () at an end), the key itself)
     # A state on the line to the one being valued is in memo too, as the number of moves into the
     # line it is (an int), until it is valued: one lookup a visit tells both.
+    # A game with `future_key` and `banked` (optional in the protocol) holds running totals that
+    # nothing but its returns reads: the memo is keyed by the future key and holds the values less
+    # the totals so far, which are added back to the values given out.
     memo: dict = {}
+    key, banked = _split(game)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     moves: list = []  # the line to the state being valued
@@ -174,13 +183,13 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     def value(s, depth):
         """(s's values, the moves from s to the end along the best line, its memo key as the memo
         holds it)."""
-        k = (game.key(s), depth if max_depth is not None else 0)
+        k = (key(s), depth if max_depth is not None else 0)
         hit = memo.get(k)
         if hit is not None:
             if hit.__class__ is int:
                 raise Cycle(f"a state comes back after {len(moves) - hit} moves")
             v, _, length, _, k = hit
-            return v, length, k
+            return (v if banked is None else _plus(v, banked(s))), length, k
         if max_depth is None and len(moves) >= LINE_LIMIT:
             raise Endless(list(moves))
         if len(memo) >= max_states:  # those valued and those on the line to s
@@ -194,7 +203,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             dead.add(k[0])
         if not ways or (max_depth is not None and depth >= max_depth):  # an end, or where the lines stop
             v = tuple(game.returns(s)) if not ways or leaf is None else tuple(leaf(s))
-            memo[k] = (v, None, 0, (), k)
+            memo[k] = (v if banked is None else _less(v, banked(s)), None, 0, (), k)
             return v, 0, k
         children = [(m, game.apply(s, m), p) for m, p in ways] if player == CHANCE else \
             [(m, game.apply(s, m), None) for m in ways]
@@ -210,7 +219,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         if children[0][2] is not None:
             v = tuple(sum(p * x[i] for (_, _, p), (x, _, _) in zip(children, vals)) for i in range(game.num_players))
             length = 1 + sum(p * n for (_, _, p), (_, n, _) in zip(children, vals))
-            memo[k] = (v, None, length, kids, k)
+            memo[k] = (v if banked is None else _less(v, banked(s)), None, length, kids, k)
             return v, length, k
         top = max(v[player] for v, _, _ in vals)
         tied = [i for i, (v, _, _) in enumerate(vals) if v[player] == top]
@@ -218,7 +227,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         # winning: the soonest end; else the latest; whichever of the tied moves is listed first
         best_i = min(winning, key=lambda i: vals[i][1]) if winning else min(tied, key=lambda i: -vals[i][1])
         best, length, _ = vals[best_i]
-        memo[k] = (best, best_i, length + 1, kids, k)
+        memo[k] = (best if banked is None else _less(best, banked(s)), best_i, length + 1, kids, k)
         if decided is not None:
             decided(s, children[best_i][0], best, k[1] if max_depth is not None else None)
         return best, length + 1, k
@@ -231,7 +240,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         line = []
         s, depth = root, 0
         while len(line) < LINE_LIMIT:
-            k = (game.key(s), depth if max_depth is not None else 0)
+            k = (key(s), depth if max_depth is not None else 0)
             best_i = memo.get(k, (None, None))[1]
             if best_i is not None:
                 m = game.legal_moves(s)[best_i]
@@ -248,6 +257,21 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         sys.setrecursionlimit(limit)
         value = None  # value is in its own closure: a cycle that would keep memo until a full collection
     return v, line, memo, dead
+
+
+def _split(game: Game) -> tuple:
+    """(the memo key of a state, its totals so far or None): `future_key` and `banked` where the
+    game has them, else its key alone."""
+    future = getattr(game, "future_key", None)
+    return (game.key, None) if future is None else (future, game.banked)
+
+
+def _plus(a: tuple, b: tuple) -> tuple:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def _less(a: tuple, b: tuple) -> tuple:
+    return tuple(x - y for x, y in zip(a, b))
 
 
 def _paths_through(memo: dict, root, progress) -> tuple:

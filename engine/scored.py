@@ -1,0 +1,141 @@
+"""`scored` state fields: running totals that only the score reads.
+
+A field declared `points: int = 0 scored` changes only by `+=` and `-=`, and nothing that
+decides how the game goes reads it: not a condition, not another field's change, not the end.
+The score adds it (`score points + EXPR`; with a map of the players' totals, `score for p:
+points[p] + EXPR`). So two states that differ only in it have the same moves, the same future
+changes of it and the same rest of the score, and an exhaustive solve values them once: what
+is still to come is the same, and the total so far is added back (`CompiledGame.future_key`
+and `banked`).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from . import model as m
+from . import types as T
+from .diagnostics import Diagnostic
+
+READERS = (m.ViewDecl, m.HeuristicDecl, m.InvariantDecl, m.AgentDecl)
+"""Declarations that may read a scored field: they look at a state without deciding the game
+(the score, and the labels of actions, are looked at separately)."""
+
+WHERE = ("a scored field is read only by the score (which adds it), the view, labels, heuristics and invariants: "
+         "solve values the states that differ only in it once, so nothing that decides the game may read it")
+
+
+def scored_field(ck) -> Optional[object]:
+    """The symbol of the file's scored field, or None."""
+    return next((sym for sym in ck.fields if getattr(sym.decl, "scored", False)), None)
+
+
+def check_scored(ck) -> list:
+    """The errors of the file's scored fields: at most one, an int or a map from players to ints,
+    without a range or a bound, changed only by += and -=, read by nothing that decides the game,
+    and added by the score."""
+    fields = [sym for sym in ck.fields if getattr(sym.decl, "scored", False)]
+    if not fields:
+        return []
+    out = [Diagnostic("scored", "a game has one scored field", sym.span,
+                      f"'{fields[0].name}' is scored already; add the totals up in it") for sym in fields[1:]]
+    sym = fields[0]
+    decl = sym.decl
+    is_map = sym.type[0] == "map"
+    if not (_plain_int(decl.type) or (is_map and sym.type[1] == T.PLAYER and _plain_int(decl.type.args[1]))) \
+            or decl.bound is not None:
+        out.append(Diagnostic("scored", "a scored field is declared `int` or `map<player, int>`, without a range "
+                              "or a bound", decl.span,
+                              "a range would make a move that leaves it illegal, so the game would depend on it"))
+    out += _changes(ck, sym)
+    out += _reads(ck, sym)
+    out += _score(ck, sym, is_map)
+    return out
+
+
+def _plain_int(t) -> bool:
+    return isinstance(t, m.NamedType) and t.name.name == "int"
+
+
+def _changes(ck, sym) -> list:
+    """Each statement that sets the field other than by += or -=."""
+    out = []
+    for kind in (m.Assign, m.IndexAssign, m.Replace, m.Update, m.IndexUpdate):
+        for st in _nodes(ck.decls, kind):
+            target = ck.syms.get(id(getattr(st, "target", None)))
+            if target is not sym:
+                continue
+            if isinstance(st, (m.Update, m.IndexUpdate)) and st.op in ("+=", "-="):
+                continue
+            out.append(Diagnostic("scored", f"scored field '{sym.name}' changes only by += and -=", st.span,
+                                  "the totals so far are set aside while the rest of the game is solved, so a "
+                                  "change may add to it or take from it, not set it"))
+    return out
+
+
+def _reads(ck, sym) -> list:
+    """Each read of the field by something that decides the game: the turn, actions (but their
+    labels), triggers, chance blocks, the end, other fields' starting values, constants, and the
+    defs they call."""
+    deciding: list = []
+    for d in ck.decls:
+        if isinstance(d, READERS + (m.ScoreDecl,)):
+            continue
+        if isinstance(d, m.ActionDecl):
+            deciding += [d.params, d.body]
+        elif isinstance(d, m.DefDecl):
+            continue  # looked at where it is called from
+        else:
+            deciding.append(d)
+    out, seen_defs = [], set()
+    todo = list(deciding)
+    while todo:
+        root = todo.pop()
+        for n in _nodes(root, m.Name):
+            s = ck.syms.get(id(n))
+            if s is sym:
+                out.append(Diagnostic("scored", f"scored field '{sym.name}' is read here", n.span, WHERE))
+            elif s is not None and s.kind == "def" and id(s.decl) not in seen_defs:
+                seen_defs.add(id(s.decl))
+                todo.append(s.decl.body)
+        for c in _nodes(root, m.Call):
+            s = ck.syms.get(id(c.func))
+            if s is not None and s.kind == "def" and id(s.decl) not in seen_defs:
+                seen_defs.add(id(s.decl))
+                todo.append(s.decl.body)
+    return out
+
+
+def _score(ck, sym, is_map: bool) -> list:
+    """The score must add the field: `F + EXPR` (or `F`), with a map `F[p] + EXPR` where p is the
+    player the score is for, and EXPR must not read it."""
+    score = next((d for d in ck.decls if isinstance(d, m.ScoreDecl)), None)
+    if score is None:
+        return []
+    player = score.player.name if score.player is not None else None
+    value = score.value
+    terms = [value.left, value.right] if isinstance(value, m.BinOp) and value.op == "+" else [value]
+    total = next((t for t in terms if _is_total(ck, sym, t, is_map, player)), None)
+    rest = [t for t in terms if t is not total]
+    if total is None:
+        shown = f"{sym.name}[{player or 'p'}]" if is_map else sym.name
+        return [Diagnostic("scored", f"the score must add the scored field '{sym.name}': score "
+                           + (f"for {player or 'p'}: " if is_map else "") + f"{shown} + ...", score.span,
+                           "solve adds the total so far to the value of what is still to come"
+                           + ("; with a map of the players' totals the score is `for p`" if is_map and not player
+                              else ""))]
+    return [Diagnostic("scored", f"scored field '{sym.name}' is read here", n.span,
+                       f"the score adds '{sym.name}' once; the rest of it may not read it")
+            for t in rest for n in _nodes(t, m.Name) if ck.syms.get(id(n)) is sym]
+
+
+def _is_total(ck, sym, e, is_map: bool, player: Optional[str]) -> bool:
+    """Whether e is the field itself (an int), or the field at the score's player (a map)."""
+    if not is_map:
+        return isinstance(e, m.Name) and ck.syms.get(id(e)) is sym
+    return (isinstance(e, m.Index) and isinstance(e.obj, m.Name) and ck.syms.get(id(e.obj)) is sym
+            and isinstance(e.key, m.Name) and e.key.id == player)
+
+
+def _nodes(root, kind):
+    from .check import nodes_in
+    return nodes_in(root, kind)
