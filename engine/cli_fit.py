@@ -154,4 +154,7 @@ def cmd_fit(args) -> int:
             return round(args.scale * (out[g]["bias"] if h == "bias" else out[g]["weights"][h])) if g in out else 0
         value = scaled(None) if args.by is None else [scaled(g) for g in range(max(fits) + 1)]
         print(f"const w_{h} = {value}")
+    if args.by is not None:
+        print(f"# {args.by} 0..{max(fits)}: the values met at decisions; the end is none (a heuristic values it as "
+              f"the score does: `if END then SCORE else ...`), nor is any {args.by} past {max(fits)}")
     return status

@@ -93,6 +93,8 @@ def test_fit_from_recorded_rows_prints_the_weights_as_constants_by_group(tmp_pat
     assert "const w_a_now = [100, 200]" in r.stdout
     assert "const w_b_now = [0, -300]" in r.stdout
     assert "const w_bias = [100, 500]" in r.stdout
+    assert r.stdout.endswith("# phase_now 0..1: the values met at decisions; the end is none (a heuristic values it "
+                             "as the score does: `if END then SCORE else ...`), nor is any phase_now past 1\n")
 
 
 def test_fit_never_overwrites_a_file_and_names_unknown_features(tmp_path):
