@@ -417,6 +417,22 @@ def _print_line(steps: list, agent_of: dict) -> None:
         print(f"{head}\n{step['view']}\n", flush=True)
 
 
+def _by_the_first_heuristic(args, game) -> list:
+    """The --agents entries whose algorithm values states by a heuristic that nothing chose: not
+    the entry, not --heuristic, not the file's `agent` settings. They take the file's first."""
+    if not game.heuristics or args.heuristic is not None:
+        return []
+    out = []
+    for spec in (a.strip() for a in args.agents.split(",")):
+        if spec.startswith(POLICY_AGENT):
+            continue
+        algo, own = agent_spec(spec, game)
+        if "heuristic" in TAKES.get(algo, ()) and "heuristic" not in own and \
+                "heuristic" not in game.agent_options.get(algo, {}) and spec not in out:
+            out.append(spec)
+    return out
+
+
 def cmd_play(args) -> int:
     game, runs, same_games, texts, summary, line = _play_setup(args)
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
@@ -506,6 +522,10 @@ def cmd_play(args) -> int:
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
     if interrupted:
         print(f"  interrupted (Ctrl-C) after {_games_played(played, args)}")
+    defaulted = _by_the_first_heuristic(args, game)
+    if defaulted:
+        print(f"  the heuristic of {', '.join(defaulted)}: {next(iter(game.heuristics))}, the file's first "
+              "(heuristic=H in --agents, or --heuristic H, chooses another)")
     w = max(12, *(len(t.name) for t in tallies))
     if several:
         print(f"  {'agent':<{w}} {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  {'win rate':<15} mean score")

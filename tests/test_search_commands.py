@@ -365,6 +365,17 @@ def test_a_solved_policy_plays_tictactoe_and_never_loses(tmp_path):
     assert r.returncode == 2 and "was written by solve --depth" in r.stderr
 
 
+def test_play_names_the_heuristic_the_agents_given_none_take():
+    # rules/tictactoe.rules declares `rows` first; osla takes a heuristic, random none
+    text = run_engine("play", "rules/tictactoe.rules", "--agents", "osla,random", "--games", "2",
+                      "--budget", "20").stdout
+    assert text.splitlines()[1] == ("  the heuristic of osla: rows, the file's first (heuristic=H in --agents, or "
+                                    "--heuristic H, chooses another)")
+    chosen = run_engine("play", "rules/tictactoe.rules", "--agents", "osla:heuristic=score,random", "--games", "2",
+                        "--budget", "20").stdout
+    assert "the file's first" not in chosen
+
+
 def test_show_before_the_file_shows_the_final_states_and_a_word_it_does_not_take_is_named():
     r = run_engine("play", "--show", "rules/tictactoe.rules", "--agents", "random", "--games", "1", "--seed", "2")
     assert r.returncode == 0 and r.stdout == run_engine("play", "rules/tictactoe.rules", "--agents", "random",
