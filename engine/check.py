@@ -379,6 +379,27 @@ class Checker(ExpressionChecks):
             t = T.ANY
         sym.type = t
         self.require_constant(d.default, "a parameter's default")
+        if self._default_reads_itself(d):
+            self.error("cycle", f"'{d.name.name}' is defined in terms of itself", d.default.span,
+                       "a parameter's default is a value, or made of other parameters and constants")
+
+    def _default_reads_itself(self, d: m.Param) -> bool:
+        """Whether parameter d's default names d, itself or through the defaults of other
+        parameters and the values of constants."""
+        seen, todo = set(), [d.default]
+        while todo:
+            for n in nodes_in(todo.pop(), m.Name):
+                sym = self.globals.get(n.id)
+                if sym is None or id(sym) in seen:
+                    continue
+                seen.add(id(sym))
+                if sym.decl is d:
+                    return True
+                if sym.kind == "param" and isinstance(sym.decl, m.Param):
+                    todo.append(sym.decl.default)
+                elif sym.kind == "const" and isinstance(sym.decl, m.ConstDecl):
+                    todo.append(sym.decl.value)
+        return False
 
     def const_type(self, sym: Symbol) -> tuple:
         """The type of a const or table, worked out on first use (any order is fine)."""

@@ -2272,3 +2272,13 @@ def test_index_of_a_value_not_in_the_list_is_a_runtime_error_at_the_call_and_a_w
     path.write_text(game.replace("X", '"a"'), encoding="utf-8")
     r = engine_cli("validate", str(path), "--playouts", "0")
     assert f"{path}:2:34: error[type-mismatch]: index() looks for a value of type int in a list<int>, got str" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("params", ["param p = p", "param p = q\nparam q = p + 1"])
+def test_a_parameter_whose_default_reads_itself_is_a_cycle_not_a_hang(tmp_path, engine_cli, params):
+    path = tmp_path / "cycle.rules"
+    path.write_text(params + "\nstate { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 3\n"
+                    "score n + p\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "0")
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{path}:1:11: error[cycle]: 'p' is defined in terms of itself\n"), r.stderr
