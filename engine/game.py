@@ -38,6 +38,9 @@ def guard(span, what: str):
         yield
     except RuleRuntimeError:
         raise
+    except OverflowError:
+        raise RuleRuntimeError(span, f"{what} gave a number too large to work with (more than about 1e308)") \
+            from None
     except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as e:
         raise RuleRuntimeError(span, f"{what} failed on a value of an unexpected type ({e})") from None
 

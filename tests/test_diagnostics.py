@@ -2282,3 +2282,14 @@ def test_a_parameter_whose_default_reads_itself_is_a_cycle_not_a_hang(tmp_path, 
     r = engine_cli("validate", str(path), "--playouts", "0")
     assert r.returncode == 1
     assert r.stderr.startswith(f"{path}:1:11: error[cycle]: 'p' is defined in terms of itself\n"), r.stderr
+
+
+def test_a_score_too_large_for_a_float_is_a_runtime_error_at_the_score(tmp_path, engine_cli):
+    # 10 ** 200 squared is 10 ** 400, past the largest float (about 1.8e308)
+    path = tmp_path / "huge.rules"
+    path.write_text(f"state {{ n: int = 1{'0' * 200}  done: bool = no }}\naction step {{ done = yes }}\n"
+                    "turn { step }\nterminal done\nscore n * n\n", encoding="utf-8")
+    r = engine_cli("solve", str(path))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"{path}:5:1: error[runtime]: the score gave a number too large to work with "
+                               "(more than about 1e308)\n"), r.stderr
