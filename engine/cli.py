@@ -348,6 +348,7 @@ def _noting_lines(visit: Optional[Callable]) -> tuple:
         last[0] = line
         if visit is not None:
             visit(s, line)
+    noting.finish = lambda: last.__setitem__(0, None)  # solved: a rule failing after it was on no line
     return noting, last
 
 
@@ -495,6 +496,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
                              "...), so it has no end to solve to; --depth N solves the first N moves")
     bar.close()
     values_bar.close()
+    getattr(visit, "finish", lambda: None)()
     seconds = time.perf_counter() - t0
     names = game.player_names
     out = {
@@ -699,6 +701,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
         return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration "
                                                "holds every state it can reach; ")
     sweeps.close()
+    getattr(visit, "finish", lambda: None)()
     if not fp.converged:
         return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of "
                              "value iteration, so they are no fixed point; --depth N solves the first N moves")

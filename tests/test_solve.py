@@ -817,3 +817,13 @@ def test_moves_marks_the_opening_the_best_line_takes_and_lists_it_first_of_those
     path.write_text(QUICK)
     text = run_engine("solve", path, "--moves").stdout
     assert text.endswith("(* the best line's):\n    add 2: 1 *\n    add 1: 1\n"), text
+
+
+def test_a_view_failing_while_the_solved_line_is_shown_claims_no_line_the_solve_was_on(tmp_path):
+    # by hand the view divides by 3 - n: it fails only at the end, after 3 moves, not at the start
+    path = tmp_path / "view.rules"
+    path.write_text('state { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 3\nscore n\n'
+                    'view "n = {10 // (3 - n)}"\n')
+    r = run_engine("solve", path, "--show")
+    assert r.returncode == 1 and r.stderr.startswith(f"{path}:6:12: error[runtime]: division by zero\n"), r.stderr
+    assert "initial state" not in r.stderr and "moves from" not in r.stderr
