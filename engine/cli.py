@@ -736,6 +736,7 @@ def _with_invariants(args) -> tuple:
         return game, texts, command_line_predicates(game, texts)
     except RuleErrors as e:
         print(e.render(), file=sys.stderr)
+        _json_error(args, e.render())
         return game, texts, None
 
 
@@ -884,10 +885,16 @@ def _check_hint(args) -> Optional[str]:
     return _check_line(args.file, parse_settings(args.set))
 
 
-def _json_error(args, text: str) -> None:
+def _json_error(args, text: str, argv=None) -> None:
     """With --json, an error's object on stdout too, {"file", "error"}, as a solve that cannot
-    finish prints: a script reading the output learns why there is no result."""
-    if args is not None and getattr(args, "json", False):
+    finish prints: a script reading the output learns why there is no result. Before the command
+    line is read (args None), --json among the words of `argv` asks for it."""
+    if args is None:
+        words = sys.argv[1:] if argv is None else [str(a) for a in argv]
+        if "--json" in words:
+            files = [w for w in words if w.endswith(".rules")]
+            print(json.dumps({"file": files[0] if files else None, "error": text}))
+    elif getattr(args, "json", False):
         print(json.dumps({"file": getattr(args, "file", None), "error": text}))
 
 
@@ -898,7 +905,7 @@ def main(argv=None) -> int:
         return with_room(args.run, args)  # one block of frame stack for the whole command
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
-        _json_error(args, str(e))
+        _json_error(args, str(e), argv)
         return 2
     except RuleErrors as e:
         print(e.render(), file=sys.stderr)

@@ -1,4 +1,5 @@
 """The top-level command line: no command, an unknown command, a misspelt option, --version."""
+import json
 import re
 import tomllib
 
@@ -13,11 +14,12 @@ COMMANDS = re.findall(r"^    python -m engine (\w+) ", _SECTION, re.M)
 
 
 def usage_error(capsys, *argv):
-    """Run the command line on argv, which must fail as a usage error; its one line."""
+    """Run the command line on argv, which must fail as a usage error; its one line (on stdout,
+    with --json, the same message as an object)."""
     assert main(list(argv)) == 2
     out, err = capsys.readouterr()
-    assert out == ""
     assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert out == "" if "--json" not in argv else json.loads(out)["error"] == err.strip()[len("error: "):]
     return err.strip()
 
 
@@ -88,9 +90,17 @@ def test_version_prints_the_version_of_the_package(capsys):
 
 
 def test_with_json_a_failing_command_prints_its_error_as_an_object_too(capsys):
-    import json
     assert main(["solve", "rules/nidavellir.rules", "--set", "players=9", "--json"]) == 2
     out, err = capsys.readouterr()
     assert json.loads(out) == {"file": "rules/nidavellir.rules", "error": err.strip()[len("error: "):]}
     assert main(["solve", "rules/nidavellir.rules", "--set", "players=9"]) == 2
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("argv", [["search", "rules/tictactoe.rules", "--json"],
+                                  ["solve", "rules/tictactoe.rules", "--json", "--bogus"],
+                                  ["check", "rules/tictactoe.rules", "--json", "--invariant", "totl > 0"]])
+def test_with_json_an_error_in_the_command_line_itself_prints_an_object_too(capsys, argv):
+    assert main(argv) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["file"] == "rules/tictactoe.rules" and out["error"]
