@@ -275,7 +275,7 @@ def _command_line_expressions(game: CompiledGame, texts, source: str, want) -> l
             if source == INVARIANT_SOURCE:  # old(...) allowed, as in the file's invariants
                 ck.check_InvariantDecl(d)
             else:
-                ck.top_level(d.cond, want, "an invariant" if want == T.BOOL else f"a {source} expression")
+                ck.top_level(d.cond, want, f"a {source} expression")
         if not errors and len(ck.errors) == known:
             ck.check_defs_as_called()  # the defs they call, with the types of these calls
     except RecursionError:

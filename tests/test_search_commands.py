@@ -439,6 +439,11 @@ def test_a_filter_with_an_unknown_name_is_a_usage_error_pointing_at_line_and_col
     assert "did you mean 'round'?" in msg
 
 
+def test_a_filter_that_is_no_yes_or_no_is_called_a_filter():
+    msg = usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--filter", "round")
+    assert "--filter:1:1: error[type-mismatch]: a --filter expression must be bool, got int" in msg
+
+
 def test_a_filter_cut_short_is_a_usage_error_pointing_past_its_end():
     msg = usage_error("search", "rules/nidavellir.rules", "--algo", "beam", "--filter", "round <=")
     assert "--filter:1:9: error[syntax]" in msg  # the expression is 8 characters long
