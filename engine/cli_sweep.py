@@ -9,7 +9,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from typing import Callable
 
 from .diagnostics import RuleErrors, RuleRuntimeError, UsageError
-from .load import load_game, parse_settings, sweep_values, titled
+from .load import SWEEP_MOST, NumbersText, load_game, parse_settings, sweep_values, titled
 from .progress import ProgressBar
 from .runtime import plain_number
 
@@ -40,6 +40,9 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     values = sweep_values(game, name)
     if chosen:
         values = _chosen(name, chosen, values)
+    if len(values) > SWEEP_MOST:
+        raise UsageError(f"--sweep {name}: {len(values):,} values ({values[0]}..{values[-1]}), more than "
+                         f"{SWEEP_MOST:,}; --sweep {name}=A..B solves those from A to B")
     bar = ProgressBar(len(values), f"values of {name}", eta=True)
     runs, status, interrupted = [], 0, False
     numbers = all(v.lstrip("-").isdigit() for v in values)
@@ -106,14 +109,17 @@ def _chosen(name: str, chosen: str, values: list) -> list:
             lo, hi = int(lo), int(hi)
         except ValueError:
             raise UsageError(f"--sweep {name}={chosen}: expected whole numbers A..B") from None
-        picked = [v for v in values if v.lstrip("-").isdigit() and lo <= int(v) <= hi]
+        part = NumbersText(max(lo, values.lo), min(hi, values.hi)) if isinstance(values, NumbersText) else values
+        picked = [v for v in part if v.lstrip("-").isdigit() and lo <= int(v) <= hi]  # a range's part A..B alone
     else:
         picked = [v.strip() for v in chosen.split(",")]
         wrong = [v for v in picked if v not in values]
         if wrong:
+            listed = f"{values[0]}..{values[-1]}" if isinstance(values, NumbersText) else ", ".join(values)
             raise UsageError(f"--sweep {name}={chosen}: {', '.join(wrong)} is not a value of {name}; its values: "
-                             f"{', '.join(values)}")
-        picked = [v for v in values if v in picked]
+                             f"{listed}")
+        picked = sorted(set(picked), key=int) if isinstance(values, NumbersText) else \
+            [v for v in values if v in picked]
     if not picked:
         raise UsageError(f"--sweep {name}={chosen}: none of the values of {name} ({values[0]}..{values[-1]})")
     return picked

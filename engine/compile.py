@@ -34,6 +34,10 @@ def _edges(edges, span):
     return edges
 
 
+RANGE_MOST = 10_000_000
+"""The most numbers a range written in the rules may hold (a list of them is made)."""
+
+
 def _fail(span, msg, hint=None):
     raise RuleRuntimeError(span, msg, hint)
 
@@ -192,8 +196,15 @@ class Compiler(PySource):
         return lambda env: -f(env)
 
     def x_RangeLit(self, e):
-        lo, hi = self.expr(e.lo), self.expr(e.hi)
-        return lambda env: tuple(range(lo(env), hi(env) + 1))
+        lo, hi, span = self.expr(e.lo), self.expr(e.hi), e.span
+
+        def numbers(env):
+            a, b = lo(env), hi(env)
+            if b - a >= RANGE_MOST:
+                _fail(span, f"the range {a}..{b} holds {b - a + 1:,} numbers, more than the {RANGE_MOST:,} a "
+                      "range may hold")
+            return tuple(range(a, b + 1))
+        return numbers
 
     def x_Attr(self, e: m.Attr):
         sym = self.ck.syms.get(id(e.obj))

@@ -1,7 +1,9 @@
 """From a path and `--set` values to a checked, compiled game."""
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Optional
 
@@ -104,10 +106,9 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
         d = params[name]
         t = ck.globals[name].type
         if t == T.INT:
-            try:
-                v = int(raw)
-            except ValueError:
-                raise UsageError(f"--set {name}={raw}: '{name}' takes a whole number")
+            if not re.fullmatch(r"-?[0-9]+", raw):  # not 1_0, +4 or other digits than 0-9, which int() takes
+                raise UsageError(f"--set {name}={raw}: '{name}' takes a whole number, written with the digits 0-9")
+            v = int(raw)
         elif t == T.BOOL:
             if raw not in ("yes", "no", "true", "false"):
                 raise UsageError(f"--set {name}={raw}: '{name}' takes yes or no")
@@ -127,10 +128,14 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
             compiler.params[name] = compiler.expr(d.default)(compiler.blank_env())
         v = compiler.params[name]
         if d.domain is not None:
-            allowed = compiler.expr(d.domain)(compiler.blank_env())
-            if v not in allowed:
-                shown = (f"{allowed[0]}..{allowed[-1]}" if isinstance(d.domain, m.RangeLit) and allowed
-                         else ", ".join(sorted(str(a) for a in allowed)))
+            env = compiler.blank_env()
+            if isinstance(d.domain, m.RangeLit):  # its bounds, however many numbers lie between
+                lo, hi = compiler.expr(d.domain.lo)(env), compiler.expr(d.domain.hi)(env)
+                inside, shown = isinstance(v, int) and lo <= v <= hi, f"{lo}..{hi}"
+            else:
+                allowed = compiler.expr(d.domain)(env)
+                inside, shown = v in allowed, ", ".join(sorted(str(a) for a in allowed))
+            if not inside:
                 if name in settings:
                     raise UsageError(f"--set {name}={settings[name]}: '{name}' must be in {shown}")
                 raise RuleErrors([Diagnostic("out-of-domain", f"default of '{name}' is not in {shown}",
@@ -164,9 +169,34 @@ def _values_of(game: CompiledGame, d: m.Param) -> Optional[list]:
         return ["yes", "no"]
     if t[0] == "enum":
         return list(ck.enums.get(t[1], ()))
-    if t == T.INT and isinstance(d.domain, (m.RangeLit, m.SetLit)):  # 1..8, or {8, 16, 32}
-        return [str(a) for a in sorted(game.compiler.expr(d.domain)(game.compiler.blank_env()))]
+    env = game.compiler.blank_env()
+    if t == T.INT and isinstance(d.domain, m.RangeLit):  # 1..8: its numbers made as they are read
+        return NumbersText(game.compiler.expr(d.domain.lo)(env), game.compiler.expr(d.domain.hi)(env))
+    if t == T.INT and isinstance(d.domain, m.SetLit):  # {8, 16, 32}
+        return [str(a) for a in sorted(game.compiler.expr(d.domain)(env))]
     return None
+
+
+class NumbersText(Sequence):
+    """The whole numbers lo..hi as `--set` text, made as they are read: a parameter's range may
+    hold more numbers than memory (1..1000000000000)."""
+
+    def __init__(self, lo: int, hi: int):
+        self.lo, self.hi = lo, hi
+
+    def __len__(self):
+        return max(0, self.hi - self.lo + 1)
+
+    def __contains__(self, text):
+        return isinstance(text, str) and bool(re.fullmatch(r"-?[0-9]+", text)) and self.lo <= int(text) <= self.hi
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(i)
+        return str(self.lo + (i % n))
 
 
 def sweep_values(game: CompiledGame, name: str) -> list:
@@ -182,6 +212,10 @@ def sweep_values(game: CompiledGame, name: str) -> list:
         raise UsageError(f"--sweep {name}: {name} takes any value; a parameter to sweep takes yes or no, one of "
                          "a set of names or numbers, or a whole number from a range such as 1..8")
     return values
+
+
+SWEEP_MOST = 10_000
+"""The most values a sweep of a whole range solves: past it, NAME=A..B chooses some."""
 
 
 def range_ends(game: CompiledGame, settings: dict, most: int = 8) -> list:

@@ -33,6 +33,13 @@ COMP_WRAP = {"sum": "sum({})", "any": "any({})", "all": "all({})", "list": "tupl
              "union": "frozenset().union(*{})", "concat": "tuple(_chain({}))"}
 
 
+def _numbers(a: int, b: int) -> tuple:
+    """a..b as generated code makes it; one past the closures' limit fails, and they say why."""
+    if b - a >= 10_000_000:
+        raise ValueError("a range too large")
+    return tuple(range(a, b + 1))
+
+
 class Lazy:
     """A function built on its first call (closures needed only when generated code fails)."""
 
@@ -87,7 +94,7 @@ class PySource:
     def init_source(self, in_order):
         self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value,
                    "_field_of": rt.field_of, "_players": self.players, "_env_before": env_before,
-                   "_chain": chain.from_iterable,
+                   "_chain": chain.from_iterable, "_numbers": _numbers,
                    "__builtins__": __builtins__}
         self._generated: dict = {}
         self._folded: dict = {}
@@ -252,7 +259,7 @@ class PySource:
         return f"(-{self.src(e.operand)})"
 
     def p_RangeLit(self, e):
-        return f"tuple(range({self.src(e.lo)}, {self.src(e.hi)} + 1))"
+        return f"_numbers({self.src(e.lo)}, {self.src(e.hi)})"
 
     def p_Attr(self, e: m.Attr):
         t = self.type_of(e.obj)

@@ -127,7 +127,43 @@ def test_a_sweep_of_some_values_and_one_stopped_by_ctrl_c_keeps_the_rows_solved(
     assert out[4] == "  interrupted (Ctrl-C) while solving n=5: --sweep n=5..7 solves the rest"
     assert sweep(build_parser().parse_args(["solve", str(path), "--sweep", "n=8,2", "--json"]), cmd_solve) == 0
     assert [run["swept"] for run in json.loads(capsys.readouterr().out)["runs"]] == [2, 8]  # in order
-    for spec, message in [("n=1,12", "12 is not a value of n; its values: 1, 2, 3, 4, 5, 6, 7, 8, 9"),
+    for spec, message in [("n=1,12", "12 is not a value of n; its values: 1..9"),
                           ("n=10..12", "none of the values of n (1..9)"), ("n=a..b", "expected whole numbers A..B")]:
         r = run_engine("solve", path, "--sweep", spec)
         assert (r.returncode, r.stderr) == (2, f"error: --sweep {spec}: {message}\n")
+
+
+WIDE = """game "wide"
+param big in 1..1000000000000 = 5
+state { n: 0..big = 0 }
+action step { n += 1 }
+turn { step }
+terminal n == big
+score n
+"""
+
+
+def test_a_parameter_of_a_range_wider_than_memory_sets_up_and_sweeps_in_part(tmp_path):
+    # 10 ** 12 values: validate sets the game up with both ends without listing them, a sweep of
+    # them all is refused, and one of 3..5 solves (n + 1 states, by hand)
+    path = tmp_path / "wide.rules"
+    path.write_text(WIDE)
+    assert run_engine("validate", path).returncode == 0
+    r = run_engine("solve", path, "--sweep", "big")
+    assert (r.returncode, r.stderr) == (2, "error: --sweep big: 1,000,000,000,000 values (1..1000000000000), more "
+                                           "than 10,000; --sweep big=A..B solves those from A to B\n")
+    out = json.loads(run_engine("solve", path, "--sweep", "big=3..5", "--json").stdout)
+    assert [(run["swept"], run["distinct_states"]) for run in out["runs"]] == [(3, 4), (4, 5), (5, 6)]
+    for value in ("1_0", "+4", "٥"):
+        r = run_engine("solve", path, "--set", f"big={value}")
+        assert (r.returncode, r.stderr) == (2, f"error: --set big={value}: 'big' takes a whole number, written "
+                                               "with the digits 0-9\n")
+
+
+def test_a_range_in_the_rules_too_large_to_hold_is_a_runtime_error_at_it(tmp_path):
+    path = tmp_path / "long.rules"
+    path.write_text(WIDE.replace("score n", "score n + len(1..1000000000000)"))
+    r = run_engine("solve", path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"{path}:7:15: error[runtime]: the range 1..1000000000000 holds 1,000,000,000,000 "
+                               "numbers, more than the 10,000,000 a range may hold"), r.stderr
