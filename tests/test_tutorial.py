@@ -76,6 +76,8 @@ def test_each_command_of_the_tutorial_runs_on_its_final_files(tmp_path):
         assert run.returncode == (1 if args[0] == "check" else 0), (command, run.stderr)
         if args[0] == "check":  # A is to move after an even number of moves; 20 needs 7 moves of 3 or less
             assert "check failed after 8 moves" in run.stdout
+            shown = TEXT.split(command + "\n```\n\n```text\n", 1)[1].split("```", 1)[0]
+            assert run.stdout.replace(str(tmp_path / "race.rules"), "race.rules") == shown  # what the page shows
 
 
 def test_a_target_outside_its_range_is_refused_with_the_range(tmp_path):
