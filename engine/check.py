@@ -199,18 +199,21 @@ class Checker(ExpressionChecks):
         for d in self.decls:
             if isinstance(d, m.TilesDecl):
                 self.declare_tiles(d)
-        for d in self.decls:
-            if isinstance(d, m.RecordDecl) and d.name.name not in BUILTIN_TYPES:
-                seen = {}
-                fields = []
-                for f in d.fields:
-                    if f.name.name in seen:
-                        self.error("duplicate", f"record {d.name.name} already has a field '{f.name.name}'",
-                                   f.name.span, f"first declared at {seen[f.name.name]}")
-                        continue
-                    seen[f.name.name] = f.name.span
-                    fields.append((f.name.name, self.resolve_type(f.type)))
-                self.records[d.name.name] = tuple(fields)
+        records = [d for d in self.decls if isinstance(d, m.RecordDecl) and d.name.name not in BUILTIN_TYPES]
+        for d in records:  # named first, so a record's field may be of a record declared after it
+            self.records.setdefault(d.name.name, ())
+        for d in records:
+            seen = {}
+            fields = []
+            for f in d.fields:
+                if f.name.name in seen:
+                    self.error("duplicate", f"record {d.name.name} already has a field '{f.name.name}'",
+                               f.name.span, f"first declared at {seen[f.name.name]}")
+                    continue
+                seen[f.name.name] = f.name.span
+                fields.append((f.name.name, self.resolve_type(f.type)))
+            self.records[d.name.name] = tuple(fields)
+        self.check_records_end(records)
         base = 0
         for d in states:  # a second block is an error, but its fields are known: their uses are no more errors
             for f in d.fields:
@@ -238,6 +241,35 @@ class Checker(ExpressionChecks):
             sym.type = self.resolve_type(sym.decl.type)
         if "players" not in self.globals:  # unless the file names something so
             self.globals["players"] = Symbol("const", "players", T.list_of(T.PLAYER), m.NOWHERE, decl=ALL_PLAYERS)
+
+    def check_records_end(self, records: list) -> None:
+        """A record whose fields hold itself, directly or through other records' fields, has no
+        value that ends: an error at the first record of each such loop, at its field that starts
+        it (a list of it may be empty, so list<R> is no loop)."""
+        decls = {d.name.name: d for d in records}
+        edges = {}
+        for name, d in decls.items():
+            types = dict(self.records[name])
+            edges[name] = [(f, types[f.name.name][1]) for f in d.fields if f.name.name in types
+                           and types[f.name.name][0] == "record" and types[f.name.name][1] in decls]
+        looped: set = set()
+        for name in decls:
+            if name in looped:
+                continue
+            todo = [(name, [])]  # a record reached, and the (field, record) steps to it
+            while todo:
+                at, steps = todo.pop()
+                for f, to in edges[at]:
+                    if to == name:
+                        loop = steps + [(f, to)]
+                        looped.update(r for _, r in loop)
+                        shown = " -> ".join([name] + [f"{r} (field {g.name.name})" for g, r in loop])
+                        self.error("cycle", f"record {name} holds itself ({shown}), so no value of it ends",
+                                   loop[0][0].type.span, f"a list of it may be empty: list<{to}>")
+                        todo = []
+                        break
+                    if to not in (r for _, r in steps):
+                        todo.append((to, steps + [(f, to)]))
 
     def declare_tiles(self, d: m.TilesDecl):
         """The tile type and one constant per tile; the sides and labels must be enums."""

@@ -2293,3 +2293,18 @@ def test_a_score_too_large_for_a_float_is_a_runtime_error_at_the_score(tmp_path,
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.startswith(f"{path}:5:1: error[runtime]: the score gave a number too large to work with "
                                "(more than about 1e308)\n"), r.stderr
+
+
+def test_a_record_may_hold_one_declared_after_it_but_not_itself(tmp_path, engine_cli):
+    rest = "state { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 3\n"
+    path = tmp_path / "records.rules"
+    path.write_text("record A { b: B, v: int }\nrecord B { w: int }\n" + rest + "score n + A(B(1), 2).b.w\n",
+                    encoding="utf-8")
+    r = engine_cli("solve", str(path))
+    assert r.returncode == 0 and "best score: 4\n" in r.stdout, r.stderr  # 3 + 1, by hand
+    path.write_text("record A { b: B }\nrecord B { a: A, n: int }\nrecord T { kids: list<T>, v: int }\n" + rest
+                    + "score n + len(T([], 1).kids)\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "0")
+    assert r.returncode == 1 and r.stderr.count("error[") == 1, r.stderr  # a list<T> in T may be empty: no loop
+    assert r.stderr.startswith(f"{path}:1:15: error[cycle]: record A holds itself (A -> B (field b) -> A (field a)), "
+                               "so no value of it ends\n"), r.stderr
