@@ -179,7 +179,9 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
             else:
                 tried += [name] if name not in tried else []
                 missing -= more
-    return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops)
+    actions = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"}
+    chance_only = bool(actions) and actions <= missing and any(i not in missing for i in range(len(chances)))
+    return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops, chance_only)
                      + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings)
                      + endless(game.checker, ended, playouts, steps)
                      + dead_ends(game.checker, [n for n, _ in stuck], playouts,

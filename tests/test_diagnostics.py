@@ -2308,3 +2308,14 @@ def test_a_record_may_hold_one_declared_after_it_but_not_itself(tmp_path, engine
     assert r.returncode == 1 and r.stderr.count("error[") == 1, r.stderr  # a list<T> in T may be empty: no loop
     assert r.stderr.startswith(f"{path}:1:15: error[cycle]: record A holds itself (A -> B (field b) -> A (field a)), "
                                "so no value of it ends\n"), r.stderr
+
+
+def test_an_action_that_never_ran_because_chance_always_applies_says_so(tmp_path, engine_cli):
+    # `chance when yes` applies in every state, before any player moves, so stop never runs
+    path = tmp_path / "always.rules"
+    path.write_text("state { r: 0..6 = 0  done: bool = no }\nchance when yes { draw d in 1..6  r = d }\n"
+                    'action stop "stop" { done = yes }\nturn { stop }\nterminal done\nscore r\n', encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "2", "--steps", "20")
+    assert "warning[unreached]: action 'stop' never ran in 2 random playouts" in r.stderr
+    assert "hint: no player moved in them: a chance block applied in every state they reached" in r.stderr
+    assert "`require`" not in r.stderr
