@@ -300,9 +300,9 @@ class Compiler(PySource):
         if name == "bag":
             t = self.type_of(e.args[0].value)
             if t != T.ANY and t[0] == "map":
-                return lambda env: rt.Bag(_expand_counts(a(env)))
+                return lambda env: rt.Bag(_expand_counts(a(env), span))
             if t == T.ANY:  # a def parameter: a map gives its counts, as where the type is known
-                return lambda env: rt.Bag(_expand_counts(v) if isinstance(v := a(env), dict) else v)
+                return lambda env: rt.Bag(_expand_counts(v, span) if isinstance(v := a(env), dict) else v)
             return lambda env: rt.Bag(a(env))
         if name in ("up_to", "combinations"):
             b, fn = args[1], rt.up_to if name == "up_to" else rt.combos
@@ -1011,8 +1011,11 @@ def _in_order(coll):
     return coll
 
 
-def _expand_counts(mp) -> list:
-    """{5: 2, 12: 1} -> [5, 5, 12]."""
+def _expand_counts(mp, span) -> list:
+    """{5: 2, 12: 1} -> [5, 5, 12]; a count below 0 is an error at span."""
+    below = next(((k, n) for k, n in mp.items() if n < 0), None)
+    if below is not None:
+        _fail(span, f"bag() of a map of counts: {rt.format_value(below[0])} is counted {below[1]}, below 0")
     return [k for k, n in mp.items() for _ in range(n)]
 
 

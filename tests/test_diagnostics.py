@@ -2319,3 +2319,13 @@ def test_an_action_that_never_ran_because_chance_always_applies_says_so(tmp_path
     assert "warning[unreached]: action 'stop' never ran in 2 random playouts" in r.stderr
     assert "hint: no player moved in them: a chance block applied in every state they reached" in r.stderr
     assert "`require`" not in r.stderr
+
+
+def test_a_negative_count_in_a_bag_of_counts_is_an_error_at_it(tmp_path, engine_cli):
+    path = tmp_path / "negative.rules"
+    path.write_text("const b = bag({1: -1, 2: 2})\nstate { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\n"
+                    "terminal n == 3\nscore n + len(b)\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "0")
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{path}:1:11: error[runtime]: bag() of a map of counts: 1 is counted -1, below 0"), \
+        r.stderr
