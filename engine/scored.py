@@ -86,17 +86,16 @@ def _reads(ck, sym) -> list:
             continue  # looked at where it is called from
         else:
             deciding.append(d)
-    out, seen_defs = [], set()
-    todo = list(deciding)
+    return [Diagnostic("scored", f"scored field '{sym.name}' is read here", n.span, WHERE)
+            for n in _names_read(ck, deciding) if ck.syms.get(id(n)) is sym]
+
+
+def _names_read(ck, roots: list) -> list:
+    """The names in roots and in the bodies of the defs they call, and those those call."""
+    out, seen_defs, todo = [], set(), list(roots)
     while todo:
-        root = todo.pop()
-        for n in _nodes(root, m.Name):
-            s = ck.syms.get(id(n))
-            if s is sym:
-                out.append(Diagnostic("scored", f"scored field '{sym.name}' is read here", n.span, WHERE))
-            elif s is not None and s.kind == "def" and id(s.decl) not in seen_defs:
-                seen_defs.add(id(s.decl))
-                todo.append(s.decl.body)
+        root = todo.pop(0)  # in the file's order, the defs after
+        out += _nodes(root, m.Name)
         for c in _nodes(root, m.Call):
             s = ck.syms.get(id(c.func))
             if s is not None and s.kind == "def" and id(s.decl) not in seen_defs:
@@ -124,8 +123,8 @@ def _score(ck, sym, is_map: bool) -> list:
                            + ("; with a map of the players' totals the score is `for p`" if is_map and not player
                               else ""))]
     return [Diagnostic("scored", f"scored field '{sym.name}' is read here", n.span,
-                       f"the score adds '{sym.name}' once; the rest of it may not read it")
-            for t in rest for n in _nodes(t, m.Name) if ck.syms.get(id(n)) is sym]
+                       f"the score adds '{sym.name}' once; the rest of it may not read it, nor the defs it calls")
+            for n in _names_read(ck, rest) if ck.syms.get(id(n)) is sym]
 
 
 def _is_total(ck, sym, e, is_map: bool, player: Optional[str]) -> bool:

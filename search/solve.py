@@ -128,17 +128,17 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
             progress(depth, paths[-1], len(seen))
     value, line, memo, dead = _values(game, root, max_depth, max_states, valued, rng, decided, visit, leaf)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete, len(dead),
-                    _first_moves(game, root, memo, max_depth))
+                    _first_moves(game, root, memo, max_depth, leaf))
 
 
-def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int]) -> tuple:
+def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int], leaf: Optional[Callable] = None) -> tuple:
     """(move, values, probability or None) of each way on from the initial state, in the order
     they are listed, with the values the solve gave the state each leads to; none where the
     lines stop at the initial state (depth 0) or the game does not go on from it."""
     if game.is_terminal(root) or not _has_ways(game, root):
         return ()
     depth = None if max_depth is None else 1
-    key, banked = _split(game)
+    key, banked = _split(game, leaf)
     entries = [(m, t, memo.get((key(t), depth or 0)), p) for m, t, p in _children(game, root)]
     return tuple((m, e[0] if banked is None else _plus(e[0], banked(t)), p) for m, t, e, p in entries
                  if isinstance(e, tuple))
@@ -174,7 +174,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     # nothing but its returns reads: the memo is keyed by the future key and holds the values less
     # the totals so far, which are added back to the values given out.
     memo: dict = {}
-    key, banked = _split(game)
+    key, banked = _split(game, leaf)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     moves: list = []  # the line to the state being valued
@@ -259,11 +259,12 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     return v, line, memo, dead
 
 
-def _split(game: Game) -> tuple:
+def _split(game: Game, leaf: Optional[Callable] = None) -> tuple:
     """(the memo key of a state, its totals so far or None): `future_key` and `banked` where the
-    game has them, else its key alone."""
+    game has them, else its key alone; its key alone too where the lines stop at `leaf`'s values
+    (a heuristic, which may read the totals otherwise than the score adds them)."""
     future = getattr(game, "future_key", None)
-    return (game.key, None) if future is None else (future, game.banked)
+    return (game.key, None) if future is None or leaf is not None else (future, game.banked)
 
 
 def _plus(a: tuple, b: tuple) -> tuple:

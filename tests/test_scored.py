@@ -79,6 +79,7 @@ def test_the_text_says_the_states_that_differ_only_in_the_scored_field_count_onc
      "a scored field is declared `int` or `map<player, int>`, without a range or a bound"),
     ("view \"{points}\"", "def big() = points > 5\nwhen big() { n += 0 }\nview \"{points}\"",
      "scored field 'points' is read here"),
+    ("score points + n", "def twice() = points\nscore points + twice()", "scored field 'points' is read here"),
 ])
 def test_what_would_make_the_game_depend_on_a_scored_field_is_an_error_where_it_is(tmp_path, change, at, message):
     path = tmp_path / "steps.rules"
@@ -90,3 +91,13 @@ def test_what_would_make_the_game_depend_on_a_scored_field_is_an_error_where_it_
     assert first.endswith(f": error[scored]: {message}"), r.stderr
     line, col = (int(x) for x in first[len(str(path)) + 1:].split(":")[:2])
     assert text.splitlines()[line - 1][col - 1:].startswith(("points", "score", "points:", "points =")), first
+
+
+def test_lines_cut_by_depth_and_valued_by_a_heuristic_keep_the_totals_in_the_state(tmp_path):
+    # the heuristic squares the points, which the score does not: two states that differ only in
+    # them are worth different squares, so they are not valued once
+    text = STEPS + "heuristic squared = points * points\n"
+    scored = solved(tmp_path, text, "--depth", "2", "--heuristic", "squared")
+    plain = solved(tmp_path, text.replace(" scored }", " }"), "--depth", "2", "--heuristic", "squared")
+    assert scored["value"] == plain["value"] == [36]  # by hand: 2 + 4 after two moves, squared
+    assert scored["first_moves"] == plain["first_moves"]
