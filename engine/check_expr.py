@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 BUILTINS = {
     "len": (1, 1), "sum": (1, 1), "count": (1, 1), "min": (1, 9), "max": (1, 9),
     "any": (1, 1), "all": (1, 1), "sorted": (1, 1), "list": (1, 1), "set": (1, 1),
-    "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "sub_bags": (1, 1), "combinations": (2, 2), "index": (2, 2), "abs": (1, 1), "keys": (1, 1),
+    "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "sub_bags": (1, 1), "combinations": (2, 2), "index": (2, 2),
+    "abs": (1, 1), "keys": (1, 1),
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "hex_grid": (2, 2), "cells": (1, 1),
     "lines": (2, 2), "neighbours": (2, 2), "components": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
@@ -28,7 +29,8 @@ BUILTINS = {
     "next_player": (1, 1),
 }
 SIGNATURES = {
-    "len": "c", "pairs": "c", "up_to": "k, c", "sub_bags": "c", "combinations": "k, c", "index": "xs, x", "abs": "n", "keys": "m", "values": "m", "get": "m, k, d",
+    "len": "c", "pairs": "c", "up_to": "k, c", "sub_bags": "c", "combinations": "k, c", "index": "xs, x", "abs": "n",
+    "keys": "m", "values": "m", "get": "m, k, d",
     "square_grid": "rows, cols", "hex_grid": "cells, layout", "cells": "g", "lines": "g, k", "neighbours": "g, c",
     "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
     "matches": "b, c, t", "places": "b, g, t", "beside": "c, s", "open_ends": "b, g", "loose_ends": "b, g",

@@ -124,7 +124,8 @@ def cmd_fit(args) -> int:
             for r in rows:
                 fh.write(json.dumps(r) + "\n")
     if not rows:
-        raise UsageError("no decisions to fit: " + (f"{', '.join(args.sources)} {'holds' if len(args.sources) == 1 else 'hold'} no rows" if args.sources
+        hold = "holds" if len(args.sources or ()) == 1 else "hold"
+        raise UsageError("no decisions to fit: " + (f"{', '.join(args.sources)} {hold} no rows" if args.sources
                                                      else "no game reached a decision"))
     groups = {r.get("group") for r in rows}
     if args.by is not None and any(g is None or g != int(g) or g < 0 for g in groups):

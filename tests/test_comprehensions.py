@@ -31,7 +31,7 @@ def shown(tmp_path, expr: str, through_def: bool = False) -> str:
 
 @pytest.mark.parametrize("expr, value", [
     ("[c for l in xs for c in l]", "[1, 2, 3]"),
-    ("[(a, b) for a in 1..3 for b in 1..3 where b < a]", "[[2, 1], [3, 1], [3, 2]]"),  # text() writes tuples in brackets
+    ("[(a, b) for a in 1..3 for b in 1..3 where b < a]", "[[2, 1], [3, 1], [3, 2]]"),  # text() writes tuples so
     ("[a * 10 + b for a in 1..3 where a != 2 for b in 1..a where b != a]", "[31, 32]"),
     ("[a + b + c for a in 0..1 for b in 0..1 for c in [10, 20]]", "[10, 20, 11, 21, 11, 21, 12, 22]"),
     ("sum(c for l in xs for c in l)", "6"),

@@ -2098,7 +2098,8 @@ def test_validate_warns_of_a_trigger_that_never_fired(tmp_path, engine_cli):
     result = engine_cli("validate", str(path), "--playouts", "2", "--set", "goal=3")
     assert result.returncode == 0, result.stderr
     assert (f"{path}:7:1: warning[unreached]: the trigger never fired in 2 random playouts\n  7 | when n == goal "
-            "once { bonus = 1 }\n    | " + "^" * 33 + "\nhint: it fired with --set goal=1 instead of goal=3, so it may be meant for "
+            "once { bonus = 1 }\n    | " + "^" * 33 + "\nhint: it fired with --set goal=1 instead of goal=3, so it may be "
+            "meant for "
             "other values of goal\n") in result.stderr, result.stderr
     path.write_text(BONUS.replace("n == goal", "n == goal + 5"), encoding="utf-8")
     result = engine_cli("validate", str(path), "--playouts", "2")
@@ -2271,7 +2272,8 @@ def test_index_of_a_value_not_in_the_list_is_a_runtime_error_at_the_call_and_a_w
     assert "hint: `x in xs` tells whether it is there first" in r.stderr
     path.write_text(game.replace("X", '"a"'), encoding="utf-8")
     r = engine_cli("validate", str(path), "--playouts", "0")
-    assert f"{path}:2:34: error[type-mismatch]: index() looks for a value of type int in a list<int>, got str" in r.stderr, r.stderr
+    assert f"{path}:2:34: error[type-mismatch]: index() looks for a value of type int in a list<int>, got str" \
+        in r.stderr, r.stderr
 
 
 @pytest.mark.parametrize("params", ["param p = p", "param p = q\nparam q = p + 1"])

@@ -92,7 +92,8 @@ KNOWN_NAMES = ["moves", "total", "coins", "marks", "seen", "colour", "size", "st
                "bonus", "extra", "spare", "step", "other", "k", "x", "p", "c",
                "Coin", "value", "gold", "Colour", "red", "green", "X", "O",
                "len", "sum", "count", "min", "max", "any", "all", "abs", "sorted", "list", "set", "bag",
-               "pairs", "up_to", "sub_bags", "combinations", "index", "keys", "values", "get", "square_grid", "cells", "lines", "neighbours",
+               "pairs", "up_to", "sub_bags", "combinations", "index", "keys", "values", "get", "square_grid", "cells",
+               "lines", "neighbours",
                "int", "bool", "str", "map", "cell", "grid", "player", "yes", "no", "current"]
 
 names = st.one_of(
