@@ -234,6 +234,9 @@ class Checker(ExpressionChecks):
             elif isinstance(d, m.ActionDecl):
                 self.declare(Symbol("action", d.name.name, T.ANY, d.name.span, decl=d))
             elif isinstance(d, m.HeuristicDecl):
+                if d.name.name == "score":
+                    self.error("duplicate", "a heuristic cannot be named 'score'", d.name.span,
+                               "`--heuristic score` (and heuristic=score) means the score itself; choose another name")
                 self.declare(Symbol("heuristic", d.name.name, T.INT, d.name.span, decl=d))
         for sym in self.fields:
             self.declare(sym)

@@ -23,6 +23,7 @@ from .lint import (dead_ends, endless, joined, partial_tables, stale_labels, una
                    unreached, unused)
 from .plots import check_plot_target, score_histogram
 from .game import fraction_text
+from .scored import reads_scored
 from .policy_file import PolicyFile
 from .progress import ProgressBar
 from .frame_room import with_room
@@ -308,6 +309,8 @@ def cmd_solve(args) -> int:
     game, texts, extra = _with_invariants(args)
     if extra is None:
         return 2
+    if game.splits_scored and (args.policy or reads_scored(game.checker, extra)):
+        game.split_scored(False)  # a policy holds each state's own move and value; an invariant, every state's
     if args.heuristic is not None:
         if args.depth is None:
             raise UsageError(f"--heuristic {args.heuristic}: values the states where --depth N stops the lines; "
@@ -315,7 +318,7 @@ def cmd_solve(args) -> int:
         check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
     if args.plot:
         check_plot_target(args.plot)
-        if game.scored_field is not None and args.depth is None:
+        if game.splits_scored and args.depth is None:
             raise UsageError(f"--plot: the totals of the scored field '{game.scored_field}' are set aside while the "
                              "game is solved, so the final scores of its paths are not counted (without `scored` "
                              "they are)")
@@ -534,7 +537,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     print(f"{titled(game, args.set)}: {done} in {seconds:.2f} s")
     print(f"  paths per depth: {_depths_text(sol.paths_per_depth)}")
     aside = f" (states that differ only in the scored field '{game.scored_field}' counted once)" \
-        if game.scored_field is not None and args.depth is None else ""
+        if game.splits_scored and args.depth is None else ""
     print(f"  distinct states: {sol.distinct_states:,}{aside}; terminal paths: {sol.terminal_paths:,}")
     _print_dead_ends(sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,

@@ -50,7 +50,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     for i, value in enumerate(values):
         if interrupted:
             break
-        if too_many is not None:
+        if too_many is not None and not chosen:  # values the user named are each solved
             runs.append({"swept": _as_json(value), "skipped": f"{name}={too_many} has more than {args.max_states:,} "
                          "states"})
             continue

@@ -17,7 +17,7 @@ from .check import Checker, state_slots
 from .compile import Compiler, as_fork
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError
 from .frame_room import with_room
-from .scored import scored_field
+from .scored import reads_scored, scored_field
 from search.protocol import CHANCE
 
 MEMO_LIMIT = 200_000
@@ -149,9 +149,8 @@ class CompiledGame:
         self._score_slot = checker.syms[id(score.player)].slot if score.player is not None else None
         scored = scored_field(checker)
         self.scored_field = None if scored is None else scored.name
-        if scored is not None:  # solve's split of a state: what is still to come, and the totals so far
+        if scored is not None:
             self._scored = (scored.slot, scored.type[0] == "map")
-            self.future_key, self.banked = self._future_key, self._banked
         self.trigger_decls = [d for d in checker.decls if isinstance(d, m.TriggerDecl)]
         self._triggers = [(c.expr(d.cond), as_fork(c.block(d.body)), d.once) for d in self.trigger_decls]
         self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
@@ -160,6 +159,8 @@ class CompiledGame:
         self.invariants = [(d, f) for d, f in invariants if id(d) not in checker.step_invariants]
         # those that read old(...): checked on each step, the state before it in before_slot
         self.step_invariants = [(d, f) for d, f in invariants if id(d) in checker.step_invariants]
+        if self.scored_field is not None:
+            self.split_scored(self.num_players == 1 and not reads_scored(checker, invariants))
         chances = [d for d in checker.decls if isinstance(d, m.ChanceDecl)]
         self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span) for d in chances]
         self.chance_decls = chances
@@ -538,6 +539,21 @@ class CompiledGame:
             env[slot] = self.compiler.players[player]
         with guard(span, f"heuristic '{heuristic}'"):
             return float(fn(env))
+
+    def split_scored(self, on: bool) -> None:
+        """Whether solve splits a state into what is still to come and the totals so far (one
+        player: with several, which of the moves as good a player takes depends on who leads;
+        and not where an invariant reads the total, which must hold in every state)."""
+        if on:
+            self.future_key, self.banked = self._future_key, self._banked
+        else:
+            self.__dict__.pop("future_key", None)
+            self.__dict__.pop("banked", None)
+
+    @property
+    def splits_scored(self) -> bool:
+        """Whether solve sets the scored field's totals aside."""
+        return "future_key" in self.__dict__
 
     def _future_key(self, s) -> tuple:
         """s without its scored field: the states with one future key differ only in their totals

@@ -29,6 +29,13 @@ def scored_field(ck) -> Optional[object]:
     return next((sym for sym in ck.fields if getattr(sym.decl, "scored", False)), None)
 
 
+def reads_scored(ck, invariants: list) -> bool:
+    """Whether any of the (declaration, function) pairs `invariants` reads the scored field,
+    through the defs it calls too."""
+    sym = scored_field(ck)
+    return sym is not None and any(ck.syms.get(id(n)) is sym for n in _names_read(ck, [d for d, _ in invariants]))
+
+
 def check_scored(ck) -> list:
     """The errors of the file's scored fields: at most one, an int or a map from players to ints,
     without a range or a bound, changed only by += and -=, read by nothing that decides the game,

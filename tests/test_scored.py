@@ -18,7 +18,8 @@ score points + n
 view "{points}"
 """
 
-# each player maximises its own points (k * k for taking k); both solves must agree move by move
+# each player maximises its own points (k * k for taking k); both solves must agree move by move (with
+# two players the totals stay in the state: which of the moves as good a player takes depends on who leads)
 TAKE = """game "take"
 players A, B
 state { pile: 0..5 = 5  points: map<player, int> = {A: 0, B: 0} scored }
@@ -51,7 +52,7 @@ def test_a_scored_map_of_the_players_totals_gives_the_same_values_moves_and_poli
     scored = solved(tmp_path, TAKE, "--policy", tmp_path / "scored.jsonl")
     plain = solved(tmp_path, TAKE.replace(" scored }", " }"), "--policy", tmp_path / "plain.jsonl")
     assert scored["value"] == plain["value"]
-    assert scored["distinct_states"] < plain["distinct_states"]
+    assert scored["distinct_states"] == plain["distinct_states"]  # two players: the totals stay in the state
     assert scored["first_moves"] == plain["first_moves"]
     assert [s["move"] for s in scored["best_line"]] == [s["move"] for s in plain["best_line"]]
 
@@ -101,3 +102,46 @@ def test_lines_cut_by_depth_and_valued_by_a_heuristic_keep_the_totals_in_the_sta
     plain = solved(tmp_path, text.replace(" scored }", " }"), "--depth", "2", "--heuristic", "squared")
     assert scored["value"] == plain["value"] == [36]  # by hand: 2 + 4 after two moves, squared
     assert scored["first_moves"] == plain["first_moves"]
+
+
+def test_with_several_players_the_totals_stay_in_the_state_as_who_leads_picks_among_moves_as_good(tmp_path):
+    # by hand, B moves second and values gift and keep alike (its points do not change): after path2
+    # (A 1, B 20) both leave B ahead, so the first listed, gift, is taken: A 11, B 20. After path1
+    # (A 0, B 5) only keep leaves B ahead, and keep is taken: a state valued once for both paths
+    # would carry path1's keep to path2 (A 1, B 20)
+    text = """game "tie"
+players A, B
+state { phase: 0..2 = 0  pts: map<player, int> = {A: 0, B: 0} scored }
+action p1 "path1" { phase = 1  pts[B] += 5 }
+action p2 "path2" { phase = 1  pts[A] += 1  pts[B] += 20 }
+action x "gift" { phase = 2  pts[A] += 10 }
+action y "keep" { phase = 2 }
+turn { if phase == 0 { either { p1 } or { p2 } } else { either { x } or { y } } }
+terminal phase == 2
+score for p: pts[p]
+"""
+    out = solved(tmp_path, text)
+    assert out["value"] == [11, 20] and [s["move"] for s in out["best_line"]] == ["start", "path2", "gift"]
+    assert "counted once" not in run_engine("solve", tmp_path / "game.rules").stdout
+
+
+def test_an_invariant_or_a_policy_on_a_scored_total_sees_every_state(tmp_path):
+    # by hand the points after the moves are 1 or 2, 3 to 6, 6 to 12: `points < 8` breaks after 3
+    # moves at the least, in a state the first path to its n did not reach
+    path = tmp_path / "steps.rules"
+    path.write_text(STEPS, encoding="utf-8")
+    r = run_engine("solve", path, "--invariant", "points < 8")
+    assert r.returncode == 1 and "invariant does not hold after 3 moves" in r.stderr, r.stderr
+    policy = tmp_path / "best.jsonl"
+    assert run_engine("solve", path, "--policy", policy).returncode == 0
+    rows = [json.loads(line) for line in policy.read_text().splitlines()]
+    assert len(rows) == 1 + 2 + 4  # every state where a player moves, each with its own points
+    out = json.loads(run_engine("play", path, "--agents", f"policy:{policy}", "--games", "5", "--json").stdout)
+    assert out["agents"][0]["scores"] == [15] * 5
+
+
+def test_a_heuristic_may_not_be_named_score(tmp_path):
+    path = tmp_path / "steps.rules"
+    path.write_text(STEPS + "heuristic score = 0 - n\n", encoding="utf-8")
+    r = run_engine("validate", path, "--playouts", "0")
+    assert r.returncode == 1 and "error[duplicate]: a heuristic cannot be named 'score'" in r.stderr

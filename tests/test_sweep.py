@@ -61,6 +61,9 @@ def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_pa
     out = json.loads(run_engine("solve", path, "--sweep", "n", "--max-states", 3, "--json").stdout)
     assert out["runs"][2] == {"swept": 3, "skipped": "n=2 has more than 3 states"}
     assert out["runs"][1]["max_states"] == 3
+    named = json.loads(run_engine("solve", path, "--sweep", "n=1..3", "--max-states", 3, "--json").stdout)
+    assert [("skipped" in run, "error" in run) for run in named["runs"]] == [(False, False), (False, True),
+                                                                         (False, True)]  # each named value tried
 
 
 @pytest.mark.parametrize("args, message", [
