@@ -548,9 +548,10 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     return 0
 
 
-def _first_moves_json(first: tuple) -> list:
-    """Each way on from the initial state: its move, the values after it (and its probability)."""
-    return [{"move": str(m), "value": [plain_number(v, EXACT_PLACES) for v in values],
+def _first_moves_json(first: tuple, places: int = EXACT_PLACES) -> list:
+    """Each way on from the initial state: its move, the values after it (to `places`, as the
+    value's), and its probability."""
+    return [{"move": str(m), "value": [plain_number(v, places) for v in values],
              **({"probability": plain_number(p, EXACT_PLACES)} if p is not None else {})}
             for m, values, p in first]
 
@@ -716,7 +717,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),
-           "first_moves": _first_moves_json(fp.first_moves), "seconds": round(seconds, 3)}
+           "first_moves": _first_moves_json(fp.first_moves, 9), "seconds": round(seconds, 3)}
     _name_policy(policy, out)
     if args.json:
         print(json.dumps(out))

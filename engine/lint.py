@@ -50,7 +50,12 @@ def unread_fields(ck: Checker) -> list:
     """A warning for each state field that nothing reads (not the score, the end, a condition,
     another field's change, a label, the view, a heuristic or an invariant): each value it takes
     still makes a state of its own, so `solve` holds more states and searches tell fewer apart."""
-    read = {id(ck.syms[id(n)]) for n in nodes_in(ck.decls, m.Name) if id(n) in ck.syms}
+    own: set = set()  # the names a change of a field reads of that field itself (a = a + 1)
+    for kind in (m.Assign, m.Update, m.IndexAssign, m.IndexUpdate):
+        for st in nodes_in(ck.decls, kind):
+            target = ck.syms.get(id(st.target))
+            own.update(id(n) for n in nodes_in(st.value, m.Name) if ck.syms.get(id(n)) is target)
+    read = {id(ck.syms[id(n)]) for n in nodes_in(ck.decls, m.Name) if id(n) in ck.syms and id(n) not in own}
     return [Diagnostic("unused", f"state field '{sym.name}' is never read", sym.span,
                        "its changes still make states of their own (solve holds each, searches tell them apart); "
                        "without it the game has fewer states", severity="warning")

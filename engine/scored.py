@@ -118,8 +118,7 @@ def _score(ck, sym, is_map: bool) -> list:
     if score is None:
         return []
     player = score.player.name if score.player is not None else None
-    value = score.value
-    terms = [value.left, value.right] if isinstance(value, m.BinOp) and value.op == "+" else [value]
+    terms = _added(score.value)
     total = next((t for t in terms if _is_total(ck, sym, t, is_map, player)), None)
     rest = [t for t in terms if t is not total]
     if total is None:
@@ -132,6 +131,13 @@ def _score(ck, sym, is_map: bool) -> list:
     return [Diagnostic("scored", f"scored field '{sym.name}' is read here", n.span,
                        f"the score adds '{sym.name}' once; the rest of it may not read it, nor the defs it calls")
             for n in _names_read(ck, rest) if ck.syms.get(id(n)) is sym]
+
+
+def _added(e) -> list:
+    """The terms of a chain of `+` (`a + b + c`, however bracketed), or e alone."""
+    if isinstance(e, m.BinOp) and e.op == "+":
+        return _added(e.left) + _added(e.right)
+    return [e]
 
 
 def _is_total(ck, sym, e, is_map: bool, player: Optional[str]) -> bool:

@@ -2234,8 +2234,8 @@ def test_validate_warns_of_a_state_field_nothing_reads(tmp_path, engine_cli):
     # built is changed but read nowhere; moves only by its own += and the end; shown only by the view
     path = tmp_path / "fields.rules"
     path.write_text(textwrap.dedent("""\
-        state { moves: 0..3 = 0  built: 0..3 = 0  shown: 0..3 = 0 }
-        action go { moves += 1  built += 1  shown = moves }
+        state { moves: 0..3 = 0  built: 0..3 = 0  shown: 0..3 = 0  kept: list<int> = [] }
+        action go { moves += 1  built += 1  shown = moves  kept = kept + [moves] }
         turn { go }
         terminal moves == 3
         score 1
@@ -2243,8 +2243,9 @@ def test_validate_warns_of_a_state_field_nothing_reads(tmp_path, engine_cli):
         """), encoding="utf-8")
     result = engine_cli("validate", str(path), "--playouts", "0")
     assert result.returncode == 0
-    assert result.stderr.count("warning[") == 1, result.stderr
+    assert result.stderr.count("warning[") == 2, result.stderr  # built, and kept, read only by its own change
     assert result.stderr.startswith(f"{path}:1:26: warning[unused]: state field 'built' is never read\n")
+    assert f"{path}:1:60: warning[unused]: state field 'kept' is never read\n" in result.stderr
     assert "hint: its changes still make states of their own (solve holds each, searches tell them apart); " \
            "without it the game has fewer states\n" in result.stderr
 

@@ -94,6 +94,11 @@ def test_what_would_make_the_game_depend_on_a_scored_field_is_an_error_where_it_
     assert text.splitlines()[line - 1][col - 1:].startswith(("points", "score", "points:", "points =")), first
 
 
+def test_the_score_may_add_the_total_anywhere_in_a_chain_of_additions(tmp_path):
+    out = solved(tmp_path, STEPS.replace("score points + n", "score n + points + 0"))
+    assert (out["best_score"], out["distinct_states"]) == (15, 4)
+
+
 def test_lines_cut_by_depth_and_valued_by_a_heuristic_keep_the_totals_in_the_state(tmp_path):
     # the heuristic squares the points, which the score does not: two states that differ only in
     # them are worth different squares, so they are not valued once
