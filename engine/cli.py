@@ -548,10 +548,10 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     return 0
 
 
-def _first_moves_json(first: tuple, places: int = EXACT_PLACES) -> list:
+def _first_moves_json(first: tuple, places: Optional[int] = None) -> list:
     """Each way on from the initial state: its move, the values after it (to `places`, as the
-    value's), and its probability."""
-    return [{"move": str(m), "value": [plain_number(v, places) for v in values],
+    value's; EXACT_PLACES without), and its probability."""
+    return [{"move": str(m), "value": [plain_number(v, places or EXACT_PLACES) for v in values],
              **({"probability": plain_number(p, EXACT_PLACES)} if p is not None else {})}
             for m, values, p in first]
 
