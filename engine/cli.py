@@ -567,7 +567,8 @@ def _print_first_moves(game, first: tuple, line: list) -> None:
     print(f"  the {'chance outcomes' if chance else 'moves'} of the initial state, each with the value after it"
           + (" (* the best line's)" if taken is not None else "") + ":")
     mover = max(game.current_player(game.initial_state()), 0)
-    order = first if chance else sorted(first, key=lambda f: (-f[1][mover], f[0] != taken))  # stable: as listed
+    # stable: as listed, of values as good (rounded, as sums of chances differ in their last bits)
+    order = first if chance else sorted(first, key=lambda f: (-round(f[1][mover], 9), f[0] != taken))
     for m, values, p in order:
         value = (plain_number(values[0]) if game.num_players == 1 else
                  ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, values)))

@@ -54,6 +54,10 @@ class TooManyStates(Exception):
 MAX_STATES = 2_000_000
 """The most states solve and value iteration hold unless told otherwise."""
 
+TIE = 1e-9
+"""Values within this (relative to their size) are as good: 0.1 * 6 and six sums of 0.1 differ
+in their last bits, and the first listed of moves as good is the one taken."""
+
 LINE_LIMIT = 1_000
 """The longest line `solve` follows without a depth limit before it calls the game endless."""
 
@@ -222,8 +226,9 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             memo[k] = (v if banked is None else _less(v, banked(s)), None, length, kids, k)
             return v, length, k
         top = max(v[player] for v, _, _ in vals)
-        tied = [i for i, (v, _, _) in enumerate(vals) if v[player] == top]
-        winning = [i for i in tied if all(top >= x for x in vals[i][0])]
+        close = TIE * max(1.0, abs(top))  # values as good: equal but for the rounding of sums of chances
+        tied = [i for i, (v, _, _) in enumerate(vals) if v[player] >= top - close]
+        winning = [i for i in tied if all(vals[i][0][player] >= x - close for x in vals[i][0])]
         # winning: the soonest end; else the latest; whichever of the tied moves is listed first
         best_i = min(winning, key=lambda i: vals[i][1]) if winning else min(tied, key=lambda i: -vals[i][1])
         best, length, _ = vals[best_i]

@@ -827,3 +827,24 @@ def test_a_view_failing_while_the_solved_line_is_shown_claims_no_line_the_solve_
     r = run_engine("solve", path, "--show")
     assert r.returncode == 1 and r.stderr.startswith(f"{path}:6:12: error[runtime]: division by zero\n"), r.stderr
     assert "initial state" not in r.stderr and "moves from" not in r.stderr
+
+
+def test_values_equal_but_for_the_last_bits_of_sums_of_chances_are_as_good(tmp_path):
+    # by hand A gets 3/5 either way: six tenths of 1, or one tenth of 6 (0.1 * 6 is 0.6000000000000001
+    # in floats); neither leaves A at least B, so the first listed, safe, is taken, and B gets 5
+    path = tmp_path / "tie.rules"
+    path.write_text("""game "float tie"
+players A, B
+state { pick: 0..2 = 0  d: 0..10 = 0 }
+action safe "safe" { pick = 1 }
+action bold "bold" { pick = 2 }
+turn { either { safe } or { bold } }
+chance when pick > 0 and d == 0 { draw x in 1..10  d = x }
+terminal d > 0
+score for p: if p == A then (if pick == 1 then (if d <= 6 then 1 else 0) else (if d == 1 then 6 else 0))
+    else (if pick == 1 then 5 else 9)
+""")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["value"] == [0.6, 5] and out["best_line"][1]["move"] == "safe"
+    assert run_engine("solve", path, "--moves").stdout.endswith(
+        "each with the value after it (* the best line's):\n    safe: A 0.6, B 5 *\n    bold: A 0.6, B 9\n")
