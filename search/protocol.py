@@ -36,4 +36,8 @@ class Game(Protocol):
 
     def key(self, s) -> Hashable: ...
 
+    # optional: `future_key(s)` and `banked(s)`, a state less the running totals that only its
+    # returns read, and those totals, one per player: states with one future key have the same
+    # future, and the exhaustive solve values them once, adding the totals back
+
     def describe(self, m) -> str: ...

@@ -1,4 +1,5 @@
-"""Exhaustive solve over the game's DAG, with a transposition table keyed by game.key."""
+"""Exhaustive solve over the game's DAG, with a transposition table keyed by game.key (or, where
+the game has them, by future_key, the totals so far set aside: see search/protocol.py)."""
 from __future__ import annotations
 
 import sys
