@@ -305,7 +305,7 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return f"write `in`: {names.group(1)} {names.group(2)} in ..."
     if got == ".." and re.search(r"\bin\s+[\w.()\[\]+\-* ]+$", line_before):
         return "a range after `in` goes in brackets: x in (1..5)"
-    if got in _COMPARISONS and re.search(r"(?:<=|>=|<|>|==|!=)\s*[\w.]+\s*$", line_before):
+    if got in _COMPARISONS and re.search(r"(?:<=|>=|<|>|==|!=)\s*[\w.]+(?:\s*[-+*%]\s*[\w.]+)*\s*$", line_before):
         return "comparisons do not chain: write `a < b and b < c`"
     if re.search(r'"[^"\n]*\{[^"}\n]*"\s*$', line_before):  # "{if c then "a" else "b"}": the quote ended it
         return _IN_BRACES

@@ -896,6 +896,7 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("choose x ‸from 1..3  moves += x", "write `in`: choose x in ..."),
     ("moves += count(x for x ‸of 1..3)", "write `in`: for x in ..."),
     ("require 0 < moves ‸< 9  moves += 1", "comparisons do not chain: write `a < b and b < c`"),
+    ("require 0 < moves + 1 ‸<= 9  moves += 1", "comparisons do not chain: write `a < b and b < c`"),
     ("if done { moves += 2 } ‸elif moves < 3 { moves += 1 }", "write `else if`"),
     ("if done { moves += 2 } ‸elif moves == 3 { moves += 1 }", "write `else if`"),  # not the `==` hint
     ("if done { either { moves += 1 } ‸else { moves += 2 } }",
