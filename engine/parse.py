@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import Optional
 
@@ -182,7 +183,13 @@ _HABITS = {"&": "write `and` for both", "|": "write `or` for either", "!": "writ
            "/": "numbers in rules are whole: `a // b` divides and rounds down", "≤": "write `<=`", "≥": "write `>=`",
            "≠": "write `!=`", "?": "write `if COND then A else B`",
            "^": "there is no `^`: a power is a product (x * x), and an element toggled in a set is "
-                "`if x in s { s -= x } else { s += x }`"}
+                "`if x in s { s -= x } else { s += x }`",
+           "\u00a0": "a no-break space (U+00A0), as pasted from a web page: write a plain space",
+           "\u200b": "a zero-width space (U+200B), as pasted from a web page: delete it",
+           "\u2212": "a minus sign (U+2212): write `-`", "×": "write `*`",
+           "“": 'curly quotes: write straight ones, "..."', "”": 'curly quotes: write straight ones, "..."',
+           "‘": 'curly quotes: strings are written in straight double quotes, "..."',
+           "’": 'curly quotes: strings are written in straight double quotes, "..."'}
 
 DECLARATION_WORDS = ("game", "use", "param", "enum", "record", "table", "const", "def", "players", "state",
                      "action", "turn", "when", "chance", "terminal", "score", "heuristic", "invariant", "agent",
@@ -268,6 +275,9 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
     if got in _HABITS:
         return _HABITS[got]
+    if len(got) == 1 and not got.isascii() and got.isalnum():  # Ä, or a Cyrillic о that looks like an o
+        return (f"names are written with the letters a-z and A-Z, digits and _; this is "
+                f"{unicodedata.name(got, 'U+%04X' % ord(got)).lower()}")
     if re.search(r"\bdraw\b.*\bweights\b", line_before):
         return "a weighted draw draws from a bag: draw x in bag({2: 9, 4: 1}) gives 2 nine times in ten"
     if got == ":" and (opened := _open_bracket(text, at)) is not None and text[opened] == "[" and \

@@ -2333,3 +2333,19 @@ def test_a_negative_count_in_a_bag_of_counts_is_an_error_at_it(tmp_path, engine_
     assert r.returncode == 1
     assert r.stderr.startswith(f"{path}:1:11: error[runtime]: bag() of a map of counts: 1 is counted -1, below 0"), \
         r.stderr
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("n\u00a01", "a no-break space (U+00A0), as pasted from a web page: write a plain space"),
+    ("n \u2212 1", "a minus sign (U+2212): write `-`"),
+    ("n + \u200b1", "a zero-width space (U+200B), as pasted from a web page: delete it"),
+    ("n + \u00c4", "names are written with the letters a-z and A-Z, digits and _; this is latin capital letter a "
+                   "with diaeresis"),
+    ("t\u043etal", "names are written with the letters a-z and A-Z, digits and _; this is cyrillic small letter o"),
+])
+def test_a_character_pasted_from_elsewhere_is_named_in_the_hint(tmp_path, engine_cli, text, hint):
+    path = tmp_path / "pasted.rules"
+    path.write_text("state { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 3\n"
+                    f"score {text}\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "0")
+    assert r.returncode == 1 and f"\nhint: {hint}\n" in r.stderr, r.stderr
