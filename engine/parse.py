@@ -275,6 +275,12 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
     if got in _HABITS:
         return _HABITS[got]
+    # a misspelt `where` after `choose k in ...`, or `for` after `score`: the parser stops a word later
+    for near, after in (("where", r"\b(?:choose|for|draw)\s[^\n]*?\bin\b"), ("for", r"^\s*score\b")):
+        if start := re.search(after, line_before):
+            for w in re.finditer(r"[A-Za-z_]\w*", line_before[start.end():]):
+                if w.group() != near and did_you_mean(w.group(), [near]) == near:
+                    return f"`{w.group()}` (column {start.end() + w.start() + 1}) may be `{near}`"
     if len(got) == 1 and not got.isascii() and got.isalnum():  # Ä, or a Cyrillic о that looks like an o
         return (f"names are written with the letters a-z and A-Z, digits and _; this is "
                 f"{unicodedata.name(got, 'U+%04X' % ord(got)).lower()}")

@@ -897,6 +897,7 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += count(x for x ‸of 1..3)", "write `in`: for x in ..."),
     ("require 0 < moves ‸< 9  moves += 1", "comparisons do not chain: write `a < b and b < c`"),
     ("require 0 < moves + 1 ‸<= 9  moves += 1", "comparisons do not chain: write `a < b and b < c`"),
+    ("choose k in 1..3 wher moves ‸+ k <= 9  moves += k", "`wher` (column 32) may be `where`"),
     ("if done { moves += 2 } ‸elif moves < 3 { moves += 1 }", "write `else if`"),
     ("if done { moves += 2 } ‸elif moves == 3 { moves += 1 }", "write `else if`"),  # not the `==` hint
     ("if done { either { moves += 1 } ‸else { moves += 2 } }",
@@ -2349,3 +2350,11 @@ def test_a_character_pasted_from_elsewhere_is_named_in_the_hint(tmp_path, engine
                     f"score {text}\n", encoding="utf-8")
     r = engine_cli("validate", str(path), "--playouts", "0")
     assert r.returncode == 1 and f"\nhint: {hint}\n" in r.stderr, r.stderr
+
+
+def test_a_misspelt_for_after_score_is_named_in_the_hint(tmp_path, engine_cli):
+    path = tmp_path / "four.rules"
+    path.write_text("players A, B\nstate { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 3\n"
+                    "score four p: n\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "0")
+    assert r.returncode == 1 and "\nhint: `four` (column 7) may be `for`\n" in r.stderr, r.stderr
