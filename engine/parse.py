@@ -415,7 +415,9 @@ def _check_depth(tree, path: str, sources: dict, line_offset: int = 0, col_offse
             line, col = t.meta.line, t.meta.column + (col_offset if t.meta.line == 1 else 0)
             raise RuleErrors([Diagnostic("too-deep", f"the rules nest more than {MAX_DEPTH} levels deep here",
                                          m.Span(path, line + line_offset, col, line + line_offset, col + 1),
-                                         "split the expression with `let`, `const` or `def`")], sources)
+                                         "split the expression with `let`, `const` or `def` (a chain such as "
+                                         "a + b + c counts a level for each operator: `sum([...])` adds a list "
+                                         "of any length)")], sources)
         stack.extend((c, depth + 1) for c in reversed(t.children) if isinstance(c, lark.Tree))
 
 

@@ -2358,3 +2358,12 @@ def test_a_misspelt_for_after_score_is_named_in_the_hint(tmp_path, engine_cli):
                     "score four p: n\n", encoding="utf-8")
     r = engine_cli("validate", str(path), "--playouts", "0")
     assert r.returncode == 1 and "\nhint: `four` (column 7) may be `for`\n" in r.stderr, r.stderr
+
+
+def test_a_flat_sum_of_many_terms_is_too_deep_and_the_hint_says_why_and_what_adds_a_list(tmp_path, engine_cli):
+    path = tmp_path / "sum.rules"
+    path.write_text("state { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 3\n"
+                    "score n" + " + 0" * 150 + "\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "0")
+    assert r.returncode == 1 and "error[too-deep]" in r.stderr
+    assert "a chain such as a + b + c counts a level for each operator: `sum([...])` adds a list" in r.stderr
