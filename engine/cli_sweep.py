@@ -27,8 +27,9 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     the --set values, its JSON read back, and print a row per value (or, with --json, one object
     holding each run's). A value the file forbids is a row saying so; a run that fails shows
     its error on stderr after the setting, and the sweep then exits 1. A number past which the
-    states outgrow --max-states ends a sweep of numbers: the larger ones are rows skipped (each
-    would search as long for nothing)."""
+    states outgrow --max-states ends a sweep of all of a parameter's numbers: the larger ones are
+    rows skipped (each would likely search as long for nothing); values the user named are each
+    tried."""
     name, _, chosen = args.sweep.partition("=")
     for flag in ("plot", "policy"):
         if getattr(args, flag):

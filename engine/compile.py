@@ -34,10 +34,6 @@ def _edges(edges, span):
     return edges
 
 
-RANGE_MOST = 10_000_000
-"""The most numbers a range written in the rules may hold (a list of them is made)."""
-
-
 def _fail(span, msg, hint=None):
     raise RuleRuntimeError(span, msg, hint)
 
@@ -200,8 +196,8 @@ class Compiler(PySource):
 
         def numbers(env):
             a, b = lo(env), hi(env)
-            if b - a >= RANGE_MOST:
-                _fail(span, f"the range {a}..{b} holds {b - a + 1:,} numbers, more than the {RANGE_MOST:,} a "
+            if b - a >= rt.RANGE_MOST:
+                _fail(span, f"the range {a}..{b} holds {b - a + 1:,} numbers, more than the {rt.RANGE_MOST:,} a "
                       "range may hold")
             return tuple(range(a, b + 1))
         return numbers

@@ -35,7 +35,7 @@ COMP_WRAP = {"sum": "sum({})", "any": "any({})", "all": "all({})", "list": "tupl
 
 def _numbers(a: int, b: int) -> tuple:
     """a..b as generated code makes it; one past the closures' limit fails, and they say why."""
-    if b - a >= 10_000_000:
+    if b - a >= rt.RANGE_MOST:
         raise ValueError("a range too large")
     return tuple(range(a, b + 1))
 

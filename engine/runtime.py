@@ -383,6 +383,10 @@ class Graph:
         return hash(self.edges)
 
 
+RANGE_MOST = 10_000_000
+"""The most numbers a range written in the rules may hold (a list of them is made)."""
+
+
 def pairs(items) -> tuple:
     """All pairs by position (i < j): equal elements still give separate pairs."""
     return tuple(combinations(tuple(items), 2))

@@ -6,7 +6,8 @@ The score adds it (`score points + EXPR`; with a map of the players' totals, `sc
 points[p] + EXPR`). So two states that differ only in it have the same moves, the same future
 changes of it and the same rest of the score, and an exhaustive solve values them once: what
 is still to come is the same, and the total so far is added back (`CompiledGame.future_key`
-and `banked`).
+and `banked`). That holds for one player, and where no invariant reads the total (see
+`CompiledGame.split_scored`): with several, who leads picks among moves as good.
 """
 from __future__ import annotations
 
