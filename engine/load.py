@@ -30,6 +30,9 @@ def _not_utf8(path: str, data: bytes, at: int) -> str:
             "(a binary file or another encoding?)")
 
 
+USE_DEPTH_MOST = 100  # files in one chain of `use` (each read is a nested parse)
+
+
 def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> tuple:
     """Parse a file and the files it `use`s; returns (decls, sources)."""
     sources = {} if sources is None else sources
@@ -62,6 +65,11 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
             target = str(p.parent / d.path)
             if target in chain or target == path:
                 errors.append(Diagnostic("cycle", f"'{d.path}' is already being read (use cycle)", d.span))
+                continue
+            if len(chain) + 1 >= USE_DEPTH_MOST:
+                errors.append(Diagnostic(
+                    "too-deep", f"'{d.path}' would make a chain of {len(chain) + 2} files each using the next; "
+                    f"at most {USE_DEPTH_MOST} may", d.span))
                 continue
             if not Path(target).is_file():
                 errors.append(Diagnostic("missing-file", f"no rule file '{d.path}' next to {path}", d.span))

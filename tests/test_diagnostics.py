@@ -2289,6 +2289,20 @@ def test_a_parameter_whose_default_reads_itself_is_a_cycle_not_a_hang(tmp_path, 
     assert r.stderr.startswith(f"{path}:1:11: error[cycle]: 'p' is defined in terms of itself\n"), r.stderr
 
 
+def test_a_chain_of_uses_too_long_to_read_is_an_error_at_the_use_that_goes_too_far(tmp_path, engine_cli):
+    # main.rules uses u1.rules, which uses u2.rules, ... u149.rules: 150 files each using the next
+    (tmp_path / "main.rules").write_text('use "u1.rules"\nstate { n: 0..3 = 0 }\naction step { n += 1 }\n'
+                                         'turn { step }\nterminal n == 3\nscore n + k\n', encoding="utf-8")
+    for i in range(1, 149):
+        (tmp_path / f"u{i}.rules").write_text(f'use "u{i + 1}.rules"\n', encoding="utf-8")
+    (tmp_path / "u149.rules").write_text("const k = 1\n", encoding="utf-8")
+    r = engine_cli("validate", str(tmp_path / "main.rules"), "--playouts", "0")
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{tmp_path / 'u99.rules'}:1:1: error[too-deep]: 'u100.rules' would make a chain of "
+                               "101 files each using the next; at most 100 may\n"), r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_a_score_too_large_for_a_float_is_a_runtime_error_at_the_score(tmp_path, engine_cli):
     # 10 ** 200 squared is 10 ** 400, past the largest float (about 1.8e308)
     path = tmp_path / "huge.rules"
