@@ -38,6 +38,16 @@ def _fail(span, msg, hint=None):
     raise RuleRuntimeError(span, msg, hint)
 
 
+def _few_enough(span, name: str, items, k: int = 0):
+    """The items, if the built-in `name` makes at most rt.SELECTIONS_MOST selections of them."""
+    n = rt.selections(name, items, k)
+    if n > rt.SELECTIONS_MOST:
+        of = f"{k}, {len(items):,} elements" if name in ("up_to", "combinations") else f"{len(items):,} elements"
+        _fail(span, f"{name}({of}) makes {n:,} selections, more than the {rt.SELECTIONS_MOST:,} it may make",
+              "choose from fewer elements, or make the selection in steps (one choose per element)")
+    return items
+
+
 def _dropped(drops: Counter, why: tuple) -> bool:
     """Count a path dropped for a reason; False, as the step that dropped it returns."""
     drops[why] += 1
@@ -286,7 +296,7 @@ class Compiler(PySource):
             return lambda env: fn(c) if (c := a(env)) else _fail(span, f"{name}() of an empty collection",
                                                                  _EMPTY.format(name))
         simple = {"len": len, "sum": sum, "count": len, "any": any, "all": all, "sorted": lambda c: tuple(sorted(c)),
-                  "list": tuple, "set": frozenset, "pairs": rt.pairs, "sub_bags": rt.sub_bags, "abs": abs,
+                  "list": tuple, "set": frozenset, "abs": abs,
                   "union": lambda c: frozenset().union(*c), "concat": lambda c: tuple(chain.from_iterable(c)),
                   "keys": lambda mp: tuple(_in_order(mp)), "values": lambda mp: tuple(mp[k] for k in _in_order(mp)),
                   "cells": lambda g: g.cells, "text": rt.format_value}
@@ -300,9 +310,16 @@ class Compiler(PySource):
             if t == T.ANY:  # a def parameter: a map gives its counts, as where the type is known
                 return lambda env: rt.Bag(_expand_counts(v, span) if isinstance(v := a(env), dict) else v)
             return lambda env: rt.Bag(a(env))
+        if name in ("pairs", "sub_bags"):
+            fn = rt.pairs if name == "pairs" else rt.sub_bags
+            return lambda env: fn(_few_enough(span, name, a(env)))
         if name in ("up_to", "combinations"):
             b, fn = args[1], rt.up_to if name == "up_to" else rt.combos
-            return lambda env: fn(a(env), b(env))
+
+            def choices(env):
+                k = a(env)
+                return fn(k, _few_enough(span, name, b(env), k))
+            return choices
         if name == "get":
             b, c = args[1], args[2]
             return lambda env: a(env).get(b(env), c(env))

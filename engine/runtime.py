@@ -4,6 +4,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from itertools import combinations, count, product
+from math import comb, prod
 from typing import Optional
 
 
@@ -385,6 +386,23 @@ class Graph:
 
 RANGE_MOST = 10_000_000
 """The most numbers a range written in the rules may hold (a list of them is made)."""
+
+
+SELECTIONS_MOST = 1_000_000
+"""The most selections pairs(), up_to(), combinations() and sub_bags() may make (each is a list made)."""
+
+
+def selections(name: str, items, k: int = 0) -> int:
+    """How many selections the built-in `name` makes of the items (with k for up_to and combinations),
+    counted without making them."""
+    if name == "sub_bags":
+        return prod(n + 1 for n in Counter(items).values())
+    n = len(items) if name != "up_to" else len(set(items))
+    if name == "pairs":
+        return comb(n, 2)
+    if name == "combinations":
+        return comb(n, k) if k >= 0 else 0
+    return sum(comb(n, i) for i in range(min(k, n) + 1))
 
 
 def pairs(items) -> tuple:

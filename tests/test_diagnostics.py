@@ -2303,6 +2303,22 @@ def test_a_chain_of_uses_too_long_to_read_is_an_error_at_the_use_that_goes_too_f
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("call, col, made", [
+    ("up_to(15, 1..40)", 21, "up_to(15, 40 elements) makes 84,585,398,828 selections"),  # sum of C(40, i), i <= 15
+    ("combinations(6, 1..60)", 21, "combinations(6, 60 elements) makes 50,063,860 selections"),  # C(60, 6)
+    ("pairs(1..2000)", 21, "pairs(2,000 elements) makes 1,999,000 selections"),  # 2000 * 1999 / 2
+    ("sub_bags(bag(0..20))", 21, "sub_bags(21 elements) makes 2,097,152 selections"),  # 2 ** 21
+])
+def test_a_selection_too_large_to_make_is_a_runtime_error_not_a_hang(tmp_path, engine_cli, call, col, made):
+    path = tmp_path / "many.rules"
+    path.write_text(f"state {{ n: int = 0  done: bool = no }}\naction go {{\n    choose picks in {call}\n"
+                    "    n += 1\n    done = yes\n}\nturn { go }\nterminal done\nscore n\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "1")
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{path}:3:{col}: error[runtime]: {made}, more than the 1,000,000 it may make"), \
+        r.stderr
+
+
 def test_a_score_too_large_for_a_float_is_a_runtime_error_at_the_score(tmp_path, engine_cli):
     # 10 ** 200 squared is 10 ** 400, past the largest float (about 1.8e308)
     path = tmp_path / "huge.rules"

@@ -36,6 +36,15 @@ def test_equal_bags_hash_equal_whatever_the_order(a):
     assert hash(Bag(a)) == hash(Bag(list(reversed(a))))
 
 
+@given(small, st.integers(-1, 9))
+def test_selections_counts_what_each_built_in_makes_without_making_it(a, k):
+    # the counts checked against the length of what the built-ins make, on small inputs
+    assert runtime.selections("pairs", a) == len(pairs(a))
+    assert runtime.selections("sub_bags", a) == len(sub_bags(a))
+    assert runtime.selections("up_to", a, k) == len(up_to(k, a))
+    assert runtime.selections("combinations", a, k) == len(combos(k, a))
+
+
 def test_pairs_are_by_position_so_equal_elements_pair_twice():
     assert pairs([5, 5, 7]) == ((5, 5), (5, 7), (5, 7))
 
