@@ -1013,6 +1013,11 @@ class Checker(ExpressionChecks):
             return
         for a in s.args:
             self.expr(a)
+        if sym is None and s.func.name in ("or", "and"):  # `turn { roll or hold }`
+            self.error("unknown-name", f"'{s.func.name}' between steps is no action", s.func.span,
+                       "a choice of steps is written `either { A } or { B }`; steps one after another "
+                       "need no word between them")
+            return
         if sym is None:
             actions = [n for n, v in self.globals.items() if v.kind == "action"]
             word = None if did_you_mean(s.func.name, actions) or s.func.name in OTHER_LANGUAGE_STATEMENTS \

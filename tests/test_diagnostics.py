@@ -850,12 +850,13 @@ HABIT_GAME = """
     """
 
 
+OR_HINT = "write `or` for either of two conditions, and `either { A } or { B }` for a choice of steps"
 IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"
 
 
 @pytest.mark.parametrize("line, hint", [
     ("moves += 1  done = moves == 9 ‸&& yes", "write `and` for both"),
-    ("moves += 1  done = moves == 9 ‸|| no", "write `or` for either"),
+    ("moves += 1  done = moves == 9 ‸|| no", OR_HINT),
     ("moves += 1  done = ‸!done", "write `not` to negate"),
     ("moves += 1‸;", "no ';' is needed: a statement ends where the next one begins, also on the same line"),
     ("moves += 1  done = moves == 9 or done == ‸'yes'", 'strings are written in double quotes: "..."'),
@@ -914,6 +915,17 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+
+
+@pytest.mark.parametrize("turn, code, hint", [
+    ("turn { step ‸| step }", "syntax", OR_HINT),
+    ("turn { step ‸or step }", "unknown-name", "a choice of steps is written `either { A } or { B }`; steps one "
+                                              "after another need no word between them"),
+])
+def test_a_choice_of_steps_written_as_a_condition_hints_at_either(tmp_path, turn, code, hint):
+    marked = snippet(HABIT_GAME.replace("LINE", "moves += 1").replace("turn { step }", turn))
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.code, d.span.line, d.span.col, d.hint) == (code, at_line, at_col, hint), errors.render()
 
 
 @pytest.mark.parametrize("word", ["draw", "require", "let", "choose", "pass", "either", "optional", "for"])
