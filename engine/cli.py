@@ -927,8 +927,13 @@ def main(argv=None) -> int:
         if moves is not None:
             print("moves from the initial state, as the solve went down them:" if moves else
                   "in the initial state", file=sys.stderr)
-            for k, label in enumerate(moves, 1):
-                print(f"  {k}. {label}", file=sys.stderr)
+        elif (in_game := getattr(e, "in_game", None)) is not None:  # a game of `play`
+            g, moves, doing = in_game
+            at = "; the steps from the initial state:" if moves else \
+                "" if doing == "in the initial state" else ", in the initial state"
+            print(f"in game {g + 1} of the run, {doing}{at}", file=sys.stderr)
+        for k, label in enumerate(moves or (), 1):
+            print(f"  {k}. {label}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

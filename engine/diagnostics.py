@@ -64,7 +64,7 @@ class RuleRuntimeError(Exception):
         super().__init__(f"{span}: error[runtime]: {message}")
 
     def __reduce__(self):  # rebuilt from its fields, so it crosses from a --jobs process intact
-        return (RuleRuntimeError, (self.span, self.message, self.hint))
+        return (RuleRuntimeError, (self.span, self.message, self.hint), self.__dict__)
 
 
 class UsageError(Exception):

@@ -252,7 +252,9 @@ def _game_in_worker(g: int):
 
 
 def _one_game(job: _Job, g: int):
-    """Game number g: its returns and its end (the final state, or the summary made of it)."""
+    """Game number g: its returns and its end (the final state, or the summary made of it). An
+    error raised in the game gets `in_game`: (g, the labels of the steps taken, what the game was
+    doing, as words such as "while listing the moves")."""
     game, agents, max_moves, decided = job.game, job.agents, job.max_moves, job.decided
     n = game.num_players
     rng = random.Random(f"{job.base} game {g}")
@@ -261,21 +263,36 @@ def _one_game(job: _Job, g: int):
     memory: list = [None] * n
     s, moves = game.initial_state(), 0
     steps = None if job.line is None else [job.line(s, None, None)]
-    while not game.is_terminal(s) and (max_moves is None or moves < max_moves):
-        p = game.current_player(s)
-        if p == CHANCE:
-            m = sample_outcome(game, s, rng)
-        elif not game.legal_moves(s):
-            break
-        else:
-            if decided is not None:
-                decided(g, s)
-            r = agents[seated[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
-            memory[p], m = r.memory, r.move
-            moves += 1
-        s = game.apply(s, m)
-        if steps is not None:
-            steps.append(job.line(s, m, p))
+    labels: list = []  # the game's steps so far, for a failure to tell where it happened
+    doing = "in the initial state"  # what the game was doing, for a failure to tell
+    try:
+        while not game.is_terminal(s) and (max_moves is None or moves < max_moves):
+            p = game.current_player(s)
+            if p == CHANCE:
+                doing = "while drawing a chance outcome"
+                m = sample_outcome(game, s, rng)
+            else:
+                doing = "while listing the moves"
+                if not game.legal_moves(s):
+                    break
+                if decided is not None:
+                    decided(g, s)
+                doing = f"while {agents[seated[p]][0]} chose a move"
+                r = agents[seated[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
+                memory[p], m = r.memory, r.move
+                moves += 1
+            label = ("chance: " if p == CHANCE else "") + game.describe(m)
+            doing = f"in the step '{label}'"
+            s = game.apply(s, m)
+            labels.append(label)
+            doing = f"after the step '{label}'"
+            if steps is not None:
+                steps.append(job.line(s, m, p))
+        doing = "while scoring the end"
+        returns = tuple(game.returns(s))
+    except Exception as e:
+        e.in_game = (g, labels, doing)  # picklable, as a failure in a worker must be
+        raise
     if job.summary is None:
-        return tuple(game.returns(s)), s
-    return tuple(game.returns(s)), (job.summary(g, s) if steps is None else job.summary(g, s, steps))
+        return returns, s
+    return returns, (job.summary(g, s) if steps is None else job.summary(g, s, steps))

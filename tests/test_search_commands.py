@@ -611,6 +611,38 @@ def test_play_stops_a_game_that_never_ends_at_its_default_limit_and_says_so(tmp_
                                       "(the default limit: --max-moves N sets it)")
 
 
+FAILING = """\
+game "Failing"
+state { n: int = 0  xs: list<int> = [] }
+action go "add one" { n += 1 }
+action bad "bad" {
+    require n >= 2
+    n += max(xs)
+}
+turn { either { go } or { bad } }
+terminal n >= 6 or (n == 3 and max(xs) > 0)
+score n
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("change, line, col, where", [
+    # the moves are forced: `bad` is dropped by its require until n is 2, where listing it fails
+    ("", 6, 10, "while listing the moves; the steps from the initial state:\n  1. add one\n  2. add one\n"),
+    # with `bad` never listed, the terminal test fails once the third step makes n 3
+    ("require n >= 9", 9, 32, "after the step 'add one'; the steps from the initial state:\n"
+                              "  1. add one\n  2. add one\n  3. add one\n"),
+])
+def test_a_rule_failing_in_play_is_reported_with_the_game_and_the_steps_before_it(tmp_path, jobs, change, line,
+                                                                                 col, where):
+    path = tmp_path / "failing.rules"
+    path.write_text(FAILING.replace("require n >= 2", change or "require n >= 2"))
+    r = run_engine("play", path, "--agents", "random", "--games", "1", "--jobs", jobs)
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{path}:{line}:{col}: error[runtime]: max() of an empty collection\n"), r.stderr
+    assert r.stderr.endswith(f"in game 1 of the run, {where}"), r.stderr
+
+
 def test_play_reports_no_stopped_games_when_every_game_ends_first():
     r = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "4", "--max-moves", "9", "--json")
     assert json.loads(r.stdout)["stopped"] == 0  # tic-tac-toe ends within 9 moves
