@@ -536,9 +536,8 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     done = "solved" if sol.complete else f"explored to depth {args.depth}"
     print(f"{titled(game, args.set)}: {done} in {seconds:.2f} s")
     print(f"  paths per depth: {_depths_text(sol.paths_per_depth)}")
-    aside = f" (states that differ only in the scored field '{game.scored_field}' counted once)" \
-        if game.splits_scored and args.depth is None else ""
-    print(f"  distinct states: {sol.distinct_states:,}{aside}; terminal paths: {sol.terminal_paths:,}")
+    print(f"  distinct states: {sol.distinct_states:,}{_set_aside(game, args)}; terminal paths: "
+          f"{sol.terminal_paths:,}")
     _print_dead_ends(sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
                           show=args.show, leaf=args.heuristic)
@@ -546,6 +545,12 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
         _print_first_moves(game, sol.first_moves, sol.best_line)
     _print_policy(policy)
     return 0
+
+
+def _set_aside(game, args) -> str:
+    """What the text says after the distinct states where the scored field's totals are set aside."""
+    return f" (states that differ only in the scored field '{game.scored_field}' counted once)" \
+        if game.splits_scored and args.depth is None else ""
 
 
 def _first_moves_json(first: tuple, places: Optional[int] = None) -> list:
@@ -710,8 +715,10 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     sweeps.close()
     getattr(visit, "finish", lambda: None)()
     if not fp.converged:
+        grows = f" (a loop of moves that adds to the scored field '{game.scored_field}' is worth more each time " \
+            "round)" if game.splits_scored else ""
         return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of "
-                             "value iteration, so they are no fixed point; --depth N solves the first N moves")
+                             f"value iteration, so they are no fixed point{grows}; --depth N solves the first N moves")
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
     out = {"game": game.title, "set": settings_given(args.set), "method": "value iteration",
@@ -724,8 +731,9 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
         print(json.dumps(out))
         return 0
     print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s (the game can come back to a "
-          "state it was in; a line that never ends is worth 0)")
-    print(f"  distinct states: {fp.distinct_states:,}; sweeps: {fp.sweeps:,}")
+          "state it was in; a line that never ends is worth 0" +
+          (f", and each step what it adds to the scored field '{game.scored_field}')" if game.splits_scored else ")"))
+    print(f"  distinct states: {fp.distinct_states:,}{_set_aside(game, args)}; sweeps: {fp.sweeps:,}")
     _print_dead_ends(fp.dead_ends)
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
     if args.moves:

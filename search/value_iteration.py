@@ -7,7 +7,7 @@ import attrs
 
 from .protocol import CHANCE, Game
 from .budget import draw
-from .solve import LINE_LIMIT, MAX_STATES, TooManyStates
+from .solve import LINE_LIMIT, MAX_STATES, TooManyStates, _less, _plus, _split
 
 
 @attrs.frozen
@@ -37,7 +37,13 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     than `tolerance`: each player maximises its own return, chance averages.
 
     Values start at 0, so a line that never ends is worth 0 to every player. An end, or a
-    state with no legal moves, is worth its returns. `found(n)` is told the states found so
+    state with no legal moves, is worth its returns.
+
+    A game with `future_key` and `banked` (see search/protocol.py) is iterated over its future
+    keys: each step is worth what it adds to the totals, and an end its returns less its totals,
+    so a total that grows with every step, such as the turns taken, is valued as it comes (the
+    expected number of turns of a game that can come back to a state). The values given to
+    `decided` are then of what is still to come. `found(n)` is told the states found so
     far, `swept(k, change)` each sweep; more than `max_states` states raise TooManyStates.
     The best line goes on through chance steps with `rng`, as `solve`'s does. Once the values
     settle, `decided(s, move, values, None)` is told each state where a player moves, with the
@@ -45,10 +51,12 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     giving the moves of a shortest line from the initial state to it; what it raises ends it.
     """
     root = game.initial_state()
-    index = {game.key(root): 0}
+    key, banked = _split(game)
+    index = {key(root): 0}
     states, kinds, links = [root], [], []
     dead = 0
     found_by = [None]  # (the finder's index, the move) of each state: a shortest line back to the root
+    first_rewards: list = []  # with totals, what each way on from the initial state adds to them
     i = 0
     while i < len(states):  # breadth first: a state's index is larger than its finder's
         s = states[i]
@@ -65,14 +73,19 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             first_ways = list(ways)  # the initial state's, in the order of links[0]
         if not ways:  # an end, or a dead end without moves
             dead += not terminal
-            kinds.append((_END, tuple(game.returns(s))))
+            returns = tuple(game.returns(s))
+            kinds.append((_END, returns if banked is None else _less(returns, banked(s))))
             links.append(())
             continue
-        kinds.append((_CHANCE, None) if chance else (_MOVE, game.current_player(s)))
-        row = []
+        row, mean = [], None  # with totals, a chance step's expected reward
         for m, p in ways:
             t = game.apply(s, m)
-            k = game.key(t)
+            r = None if banked is None else _less(banked(t), banked(s))  # what the step adds to the totals
+            if i == 1:
+                first_rewards.append(r)
+            if chance and r is not None:
+                mean = tuple(p * x + y for x, y in zip(r, mean or (0.0,) * len(r)))
+            k = key(t)
             j = index.get(k)
             if j is None:
                 if len(states) >= max_states:
@@ -83,7 +96,8 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
                     found_by.append((i - 1, m))
                 if found is not None and j % 4096 == 0:
                     found(j)
-            row.append((j, p))
+            row.append((j, p) if chance else (j, r))
+        kinds.append((_CHANCE, mean) if chance else (_MOVE, game.current_player(s)))
         links.append(tuple(row))
     n = game.num_players
     zero = (0.0,) * n
@@ -113,7 +127,17 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
                 decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
     line, comes_back = _line(game, states, kinds, links, policy, rng)
     first = tuple((m, values[j], p) for (m, p), (j, _) in zip(first_ways, links[0]))
-    return FixedPoint(len(states), values[0], line, comes_back, sweeps, change, change <= tolerance, dead, first)
+    value = values[0]
+    if banked is not None:  # the totals added back: the initial state's, and what each first way adds
+        value = _plus(value, banked(root))
+        first = tuple((m, _plus(_plus(v, r), banked(root)), p) for (m, v, p), r in zip(first, first_rewards))
+    return FixedPoint(len(states), value, line, comes_back, sweeps, change, change <= tolerance, dead, first)
+
+
+def _via(values: list, j: int, r: Optional[tuple]) -> tuple:
+    """The values a move to state j gives its mover's state: j's, plus what the move adds to the
+    totals (r) where the game sets them aside."""
+    return values[j] if r is None else _plus(values[j], r)
 
 
 ROUNDS = 20
@@ -125,7 +149,8 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
             swept: Optional[Callable], n: int, improve: bool, done: int = 0) -> tuple:
     """Sweeps, the deepest state first (so one carries values far up), until no value changes by
     more than tolerance: chance averages, and each mover takes its policy's move, or with
-    `improve` a better one for it when there is one (by more than tolerance). (sweeps, change)."""
+    `improve` a better one for it when there is one (by more than tolerance); each adds what its
+    step adds to the totals, where the game sets them aside. (sweeps, change)."""
     sweeps, change = 0, 0.0
     # the states that are no ends, the deepest first: (index, chance or not, its mover, its links)
     order = [(i, kinds[i][0] == _CHANCE, kinds[i][1], links[i]) for i in range(len(kinds) - 1, -1, -1)
@@ -135,8 +160,8 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
         sweeps += 1
         change = 0.0
         for i, chance, who, link in order:
-            if chance:
-                acc = [0.0] * n
+            if chance:  # `who`: the expected reward of the step, or None
+                acc = [0.0] * n if who is None else list(who)
                 for j, p in link:
                     x = values[j]
                     for q in players:
@@ -144,12 +169,12 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
                 v = tuple(acc)
             else:
                 c = policy[i]
-                v = values[link[c][0]]
+                v = _via(values, *link[c])
                 if improve:
                     best = v[who] + tolerance
-                    for k, (j, _) in enumerate(link):
-                        if values[j][who] > best:
-                            c, v = k, values[j]
+                    for k, (j, r) in enumerate(link):
+                        if (x := values[j] if r is None else _plus(values[j], r))[who] > best:
+                            c, v = k, x
                             best = v[who] + tolerance
                     policy[i] = c
             was = values[i]
@@ -169,8 +194,8 @@ def _better(kinds: list, links: list, values: list, policy: list, tolerance: flo
     """Whether a mover has a move better for it than its policy's (by more than tolerance)."""
     for i, (kind, who) in enumerate(kinds):
         if kind == _MOVE:
-            taken = values[links[i][policy[i]][0]][who]
-            if any(values[j][who] > taken + tolerance for j, _ in links[i]):
+            taken = _via(values, *links[i][policy[i]])[who]
+            if any(_via(values, j, r)[who] > taken + tolerance for j, r in links[i]):
                 return True
     return False
 
@@ -195,10 +220,10 @@ def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: f
     good = []
     for i, (kind, who) in enumerate(kinds):
         if kind == _MOVE:
-            top = max(values[j][who] for j, _ in links[i])
-            tied = [k for k, (j, _) in enumerate(links[i]) if values[j][who] >= top - tolerance]
-            good.append([k for k in tied if all(values[links[i][k][0]][who] >= x - tolerance
-                                                for x in values[links[i][k][0]])] or tied)
+            after = [_via(values, j, r) for j, r in links[i]]
+            top = max(v[who] for v in after)
+            tied = [k for k, v in enumerate(after) if v[who] >= top - tolerance]
+            good.append([k for k in tied if all(after[k][who] >= x - tolerance for x in after[k])] or tied)
         else:
             good.append(None)
     left = [0.0 if kind == _END else inf for kind, _ in kinds]
@@ -225,21 +250,24 @@ def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: f
 def _line(game: Game, states: list, kinds: list, links: list, policy: list, rng=None) -> tuple:
     """The best moves from the initial state on, up to an end, a state the best moves come back
     to, or a chance step (with rng, an outcome drawn by its weight instead), and whether the best
-    moves came back to a state. At most LINE_LIMIT moves."""
-    line, i, seen = [], 0, {0}
+    moves came back to a state. At most LINE_LIMIT moves. The moves are listed in the line's own
+    states, which hold their own totals where the game sets them aside (states[i] is the first
+    state found with i's future key)."""
+    line, i, seen, s = [], 0, {0}, states[0]
     while len(line) < LINE_LIMIT:
         kind = kinds[i][0]
         if kind == _MOVE:
             c = policy[i]
-            m = game.legal_moves(states[i])[c]
+            m = game.legal_moves(s)[c]
         elif kind == _CHANCE and rng is not None:
             c = draw([p for _, p in links[i]], rng)
-            m = game.chance_outcomes(states[i])[c][0]
+            m = game.chance_outcomes(s)[c][0]
             seen = set()  # a state met again after a roll is not the best moves going round
         else:
             break
         j = links[i][c][0]
-        line.append((m, states[j]))
+        s = game.apply(s, m)
+        line.append((m, s))
         if j in seen:
             return line, True
         seen.add(j)

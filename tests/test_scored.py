@@ -1,6 +1,7 @@
 """`scored` state fields: running totals that only the score reads, which solve sets aside; the
 values are those of the same game with the totals in the state, the states fewer (counted by hand)."""
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -150,3 +151,83 @@ def test_a_heuristic_may_not_be_named_score(tmp_path):
     path.write_text(STEPS + "heuristic score = 0 - n\n", encoding="utf-8")
     r = run_engine("validate", path, "--playouts", "0")
     assert r.returncode == 1 and "error[duplicate]: a heuristic cannot be named 'score'" in r.stderr
+
+
+# A small snakes and ladders: squares 0..20, one die, a roll past 20 leaves the counter where it was;
+# ladders 3 -> 11 and 8 -> 15, snakes 12 -> 6 and 17 -> 4. The turns count down in a scored field.
+SNAKES = """game "snakes"
+table jump: int -> int { 3: 11, 8: 15, 12: 6, 17: 4 }
+def dest(p, d) = if p + d > 20 then p else get(jump, p + d, p + d)
+state { pos: 0..20 = 0  turns: int = 0 scored }
+chance when pos < 20 {
+    draw d in 1..6
+    pos = dest(pos, d)
+    turns -= 1
+}
+turn { }
+terminal pos == 20
+score turns
+"""
+
+
+def expected_turns_to_finish() -> Fraction:
+    """E[turns] from square 0 on the board of SNAKES: E[p] = 1 + (1/6) sum E[dest(p, d)], E[20] = 0,
+    solved exactly by Gauss-Jordan elimination over fractions."""
+    jump = {3: 11, 8: 15, 12: 6, 17: 4}
+    squares = list(range(20))  # square 20 is worth 0
+    rows = []
+    for p in squares:
+        row = [Fraction(0)] * 21  # the coefficients of E[0..19], then the constant
+        row[p] += 1
+        for d in range(1, 7):
+            q = p if p + d > 20 else jump.get(p + d, p + d)
+            if q != 20:
+                row[q] -= Fraction(1, 6)
+        row[20] = Fraction(1)
+        rows.append(row)
+    for c in range(20):
+        pivot = next(r for r in range(c, 20) if rows[r][c] != 0)
+        rows[c], rows[pivot] = rows[pivot], rows[c]
+        rows[c] = [x / rows[c][c] for x in rows[c]]
+        for r in range(20):
+            if r != c and rows[r][c] != 0:
+                rows[r] = [x - rows[r][c] * y for x, y in zip(rows[r], rows[c])]
+    return rows[0][20]
+
+
+def test_value_iteration_counts_what_each_step_adds_to_a_scored_total_so_loops_give_the_expected_turns(tmp_path):
+    out = solved(tmp_path, SNAKES)
+    assert out["method"] == "value iteration"  # the snakes bring the counter back to squares it was on
+    assert out["value"][0] == pytest.approx(-float(expected_turns_to_finish()), abs=1e-9)  # -11.3034844217
+    assert out["distinct_states"] == 17  # squares 0..20 less the feet of the ladders and heads of the snakes
+    assert out["best_line"][-1]["state"]["pos"] == 20
+    taken = [s["state"]["turns"] for s in out["best_line"]]  # the line's own states: each roll takes one
+    assert taken == list(range(0, -len(taken), -1))
+
+
+def test_value_iteration_with_a_scored_total_values_each_first_outcome_with_what_it_adds(tmp_path):
+    # pos 0 -> 2, a roll of 1 moving on and of 0 staying: by hand each square takes 2 rolls on average,
+    # so the game 4; after a first 0 it is -1 - 4 = -5, after a first 1, -1 - 2 = -3
+    out = solved(tmp_path, """state { pos: 0..2 = 0  t: int = 0 scored }
+chance when pos < 2 {
+    draw d in [0, 1]
+    pos += d
+    t -= 1
+}
+turn { }
+terminal pos == 2
+score t
+""")
+    assert out["value"] == [-4]
+    assert [m["value"] for m in out["first_moves"]] == [[-5], [-3]]
+
+
+def test_a_loop_that_adds_to_a_scored_total_has_no_fixed_point_and_the_error_says_why(tmp_path):
+    path = tmp_path / "grow.rules"
+    path.write_text("state { pts: int = 0 scored  done: bool = no }\naction stay \"stay\" { pts += 1 }\n"
+                    "action stop \"stop\" { done = yes }\nturn { either { stay } or { stop } }\nterminal done\n"
+                    "score pts\n", encoding="utf-8")
+    r = run_engine("solve", path)
+    assert r.returncode == 1
+    assert "so they are no fixed point (a loop of moves that adds to the scored field 'pts' is worth more each " \
+           "time round); --depth N solves the first N moves" in r.stderr, r.stderr
