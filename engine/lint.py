@@ -119,7 +119,8 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
                     "way may never hold")
         elif chance_only:
             hint = ("no player moved in them: a chance block applied in every state they reached (the first "
-                    "whose condition holds applies, before any player moves), so its condition may always hold")
+                    "whose condition holds applies, before any player moves), so its condition may always hold; in a "
+                    "game where only chance moves, `turn { }` needs no action")
         elif inside := _inside(drops or {}, sym.decl.span):
             hint = f"no path through it ended a move in the states they reached{also}: {_dropped(inside, 'it')}"
         else:

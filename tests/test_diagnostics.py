@@ -2365,7 +2365,13 @@ def test_an_action_that_never_ran_because_chance_always_applies_says_so(tmp_path
     r = engine_cli("validate", str(path), "--playouts", "2", "--steps", "20")
     assert "warning[unreached]: action 'stop' never ran in 2 random playouts" in r.stderr
     assert "hint: no player moved in them: a chance block applied in every state they reached" in r.stderr
+    assert "; in a game where only chance moves, `turn { }` needs no action" in r.stderr
     assert "`require`" not in r.stderr
+    # as the hint says: a game where only chance moves, with no action, plays without a warning
+    path.write_text("state { r: 0..6 = 0  n: 0..3 = 0 }\nchance when n < 3 { draw d in 1..6  r = d  n += 1 }\n"
+                    "turn { }\nterminal n == 3\nscore r\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "2")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
 
 
 def test_a_negative_count_in_a_bag_of_counts_is_an_error_at_it(tmp_path, engine_cli):
