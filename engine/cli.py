@@ -639,10 +639,21 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
                            if any(chance) else f" ({counted(len(line), 'move')}):"))
     if show:
         print_view(game, game.initial_state())
-    for (mv, s), by_chance in zip(line, chance):
-        print(f"    {'chance: ' if by_chance else ''}{game.describe(mv)}")
+    steps = [(f"{'chance: ' if by_chance else ''}{game.describe(mv)}", s) for (mv, s), by_chance in zip(line, chance)]
+    k = 0
+    while k < len(steps):
+        label, s = steps[k]
+        same = 1  # the steps from here that repeat this one: the same label, to the same state
+        while k + same < len(steps) and steps[k + same][0] == label and steps[k + same][1] == s:
+            same += 1
+        print(f"    {label}")
         if show:
             print_view(game, s)
+        if same > 2:
+            print(f"    (the same step {same - 1:,} more times)")
+            k += same
+        else:
+            k += 1
     last = line[-1][1] if line else game.initial_state()
     if again:
         print("    and round again: the line comes back to a state it was in, so best play never ends there, "

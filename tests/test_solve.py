@@ -426,6 +426,18 @@ def test_a_line_that_never_ends_is_worth_nothing_and_said_to_come_round_again(tm
                              "the game comes to, makes ending worth more)\n"), r.stdout
 
 
+def test_a_best_line_that_repeats_one_step_prints_it_once_with_the_count(tmp_path):
+    # the roll is not kept, so every outcome leads back to the one state: the line goes round to its
+    # limit of 1,000 steps, the first printed and the other 999 counted
+    path = tmp_path / "rolls.rules"
+    path.write_text("state { n: 0..3 = 0 }\nchance when n == 0 { draw d in 1..6 }\naction stop { n += 1 }\n"
+                    "turn { stop }\nterminal n >= 1\nscore n\n")
+    r = run_engine("solve", path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.endswith("    chance: d = 1\n    (the same step 999 more times)\n"
+                             "    and on: the line is shown to its first 1,000 moves\n"), r.stdout
+
+
 def test_a_game_whose_lines_never_end_nor_come_back_is_refused(tmp_path):
     path = tmp_path / "forever.rules"
     path.write_text("""game "forever"
