@@ -640,6 +640,8 @@ def cmd_stats(args) -> int:
             "repeats": {"depth": repeated[0][0], "earlier": repeated[0][1]} if repeated else None}))
         return status
     print(f"{titled(game, args.set)}: legal moves per decision and distinct states by depth")
+    if game.splits_scored:
+        print(f"  (states that differ only in the scored field '{game.scored_field}' counted once)")
     if interrupted:
         print("  interrupted (Ctrl-C): " + (f"after {done_playouts:,} of {args.samples:,} random playouts"
                                              if done_playouts else "the depths measured whole by then"))

@@ -41,9 +41,13 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
     `progress(d, done, n)` is told how many of the n states at depth d are measured, now and
     then and when the layer is done; `sampled(k)` when k playouts are done, 0 first. Either
     returning True stops there: the rows are those of the depths measured whole and of the
-    playouts done."""
+    playouts done.
+
+    States are told apart by `future_key` where the game has it (see search/protocol.py): those
+    that differ only in their totals so far count once, as the exhaustive solve holds them."""
     rows = []
-    layer = {game.key(game.initial_state()): game.initial_state()}
+    key = _key_of(game)
+    layer = {key(game.initial_state()): game.initial_state()}
     d = 0
     recent = {0: frozenset(layer)}  # depth -> the keys of its states, for the last REMEMBERED depths
     while depth is None or d <= depth:
@@ -83,7 +87,7 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
                 moves = game.legal_moves(s)
                 what = len(moves) or None
             if k >= d:
-                seen.setdefault(k, {})[game.key(s)] = what
+                seen.setdefault(k, {})[key(s)] = what
             if what is None:
                 break
             s = game.apply(s, sample_outcome(game, s, rng) if what == CHANCE else rng.choice(moves))
@@ -98,11 +102,12 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
 
 def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
              told: Optional[Callable[[int], None]] = None) -> tuple:
-    """The exact row for depth d, and (when expand) the next layer keyed by game.key, whose making
+    """The exact row for depth d, and (when expand) the next layer keyed by _key_of(game), whose making
     stops once it holds more than `limit` states. `told(k)` hears of every 256th state measured
     and of the last. When it returns True the row is None, or at the last the next layer is empty."""
     counts, ended, total, chance = [], 0, 0, 0
     nxt: dict = {}
+    key = _key_of(game)
     for s in states:
         if told is not None and total % 256 == 0 and total and told(total):
             return None, {}
@@ -122,11 +127,16 @@ def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
         if expand:
             for m in options:
                 t = game.apply(s, m)
-                nxt.setdefault(game.key(t), t)
+                nxt.setdefault(key(t), t)
             expand = len(nxt) <= limit
     if told is not None and told(total):
         nxt = {}
     return _row(d, True, total, counts, ended, chance), nxt
+
+
+def _key_of(game) -> Callable:
+    """What tells states apart: the future key where the game sets totals aside, else the key."""
+    return getattr(game, "future_key", None) or game.key
 
 
 def _row(d: int, exact: bool, states: int, counts: list, ended: int, chance: int) -> Depth:

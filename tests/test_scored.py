@@ -231,3 +231,16 @@ def test_a_loop_that_adds_to_a_scored_total_has_no_fixed_point_and_the_error_say
     assert r.returncode == 1
     assert "so they are no fixed point (a loop of moves that adds to the scored field 'pts' is worth more each " \
            "time round); --depth N solves the first N moves" in r.stderr, r.stderr
+
+
+def test_stats_counts_states_less_their_totals_so_the_depths_of_a_looping_game_are_seen_to_repeat(tmp_path):
+    path = tmp_path / "snakes.rules"
+    path.write_text(SNAKES, encoding="utf-8")
+    r = run_engine("stats", path, "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    # by hand: depth 1 holds squares 1, 2, 11 (the ladder from 3), 4, 5 and 6, each with one turn taken
+    assert [d["states"] for d in out["depths"][:2]] == [1, 6]
+    assert out["repeats"] is not None  # with the turns in the state no depth would repeat another
+    r = run_engine("stats", path)
+    assert "  (states that differ only in the scored field 'turns' counted once)\n" in r.stdout
