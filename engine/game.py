@@ -124,6 +124,27 @@ class Move:
         return self.label
 
 
+MERGED_SHOWN = 6
+"""The values of one draw a merged chance outcome's label names, at most."""
+
+
+def merged_label(draws: tuple) -> str:
+    """The label of a chance outcome that the ways `draws` (each the labels of its draws, such as
+    ("d = 2",)) lead to: one way's labels joined by " | "; for several ways that each draw one
+    name, that name with its values (d = 2, 3 or 5); otherwise the first way's, with how many
+    others lead to the same state (a = 1 | b = 6 (or 5 others))."""
+    first = " | ".join(draws[0]) or "chance"
+    if len(draws) == 1:
+        return first
+    parts = [d[0].partition(" = ") for d in draws if len(d) == 1]
+    if len(parts) == len(draws) and len({name for name, eq, _ in parts if eq}) == 1 and all(eq for _, eq, _ in parts):
+        values = [v for _, _, v in parts]
+        if len(values) > MERGED_SHOWN:
+            values = values[:MERGED_SHOWN - 1] + [f"{len(values) - MERGED_SHOWN + 1} more"]
+        return f"{parts[0][0]} = {', '.join(values[:-1])} or {values[-1]}"
+    return f"{first} (or {len(draws) - 1} other{'s' if len(draws) > 2 else ''})"
+
+
 class CompiledGame:
     """A rule file compiled into a forward model (see search/protocol.py)."""
 
@@ -386,7 +407,7 @@ class CompiledGame:
 
     def chance_outcomes(self, s) -> tuple:
         """(move, weight) for every distinct state the chance block can lead to; draws that lead
-        to one state are one outcome (the first label kept, their weights added). The player to
+        to one state are one outcome (labelled by merged_label, their weights added). The player to
         move stays unless the block says `pass to`; triggers do not fire. Worked out once per
         value of the slots the block may read or write (a roll of dice once per round, whatever
         the board): another state that agrees on them gets the same outcomes, its other slots
@@ -419,15 +440,16 @@ class CompiledGame:
         def finish(env):
             self._pass(env)
             nxt = tuple(env[:n])
-            label, w = merged.get(nxt, (None, 0))
-            merged[nxt] = (label or " | ".join(env[n]) or "chance", w + env[n + 1])
+            draws, w = merged.get(nxt, ((), 0))
+            merged[nxt] = (draws + (tuple(env[n]),), w + env[n + 1])
 
         with guard(span, "the chance block"):
             block(self.env(s), finish)
         total = sum(w for _, w in merged.values())
         if abs(total - 1) > 1e-9:
             self._weights_lost(s, at, total)
-        return tuple((label, float(w), tuple(nxt[i] for i in slots)) for nxt, (label, w) in merged.items())
+        return tuple((merged_label(draws), float(w), tuple(nxt[i] for i in slots))
+                     for nxt, (draws, w) in merged.items())
 
     def _weights_lost(self, s, at: int, total: float):
         """Draws of chance block `at` from s were dropped, by a `require` or by a value that would
