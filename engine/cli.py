@@ -25,6 +25,7 @@ from .plots import check_plot_target, score_histogram
 from .game import fraction_text
 from .scored import reads_scored
 from .policy_file import PolicyFile
+from .outputs import CannotWrite, NewFile
 from .progress import ProgressBar
 from .frame_room import with_room
 from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings, parse_settings,
@@ -309,24 +310,25 @@ def cmd_solve(args) -> int:
     game, texts, extra = _with_invariants(args)
     if extra is None:
         return 2
-    if game.splits_scored and (args.policy or reads_scored(game.checker, extra)):
+    if game.splits_scored and (args.policy is not None or reads_scored(game.checker, extra)):
         game.split_scored(False)  # a policy holds each state's own move and value; an invariant, every state's
     if args.heuristic is not None:
         if args.depth is None:
             raise UsageError(f"--heuristic {args.heuristic}: values the states where --depth N stops the lines; "
                              "without --depth every line goes to its end")
         check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
-    if args.plot:
-        check_plot_target(args.plot)
+    plot = None
+    if args.plot is not None:
+        plot = check_plot_target(args.plot, "solve")
         if game.splits_scored and args.depth is None:
             raise UsageError(f"--plot: the totals of the scored field '{game.scored_field}' are set aside while the "
                              "game is solved, so the final scores of its paths are not counted (without `scored` "
                              "they are)")
-    policy = PolicyFile(args.policy, game, EXACT_PLACES) if args.policy else None
+    policy = PolicyFile(args.policy, game, EXACT_PLACES) if args.policy is not None else None
     broken = _first_broken(game, extra)
     visit, last_line = _noting_lines(_invariants_hold(game, broken, bool(extra)))
     try:
-        return _solve(args, game, policy, visit)
+        return _solve(args, game, policy, visit, plot)
     except RuleRuntimeError as e:  # main prints it, and the moves that led there
         if last_line[0] is not None:
             e.moves = _labels(game, last_line[0]())
@@ -468,7 +470,7 @@ def _print_as_viewed(view: str, file=None) -> None:
     print("\n".join(["as the view shows it:"] + [f"  {row}" for row in view.splitlines()]), file=file)
 
 
-def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) -> int:
+def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], plot: Optional[NewFile]) -> int:
     t0 = time.perf_counter()
     if args.depth is None:  # each state is asked for its moves once: the game need not remember them
         game.remember_states = False
@@ -524,11 +526,11 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable]) 
     if game.num_players == 1:
         out["best_score"] = plain_number(sol.value[0], EXACT_PLACES)
     _name_policy(policy, out)
-    if args.plot:
+    if plot is not None:
         scores: dict = {}
         for r, n in sol.outcomes.items():
             scores[r[0]] = scores.get(r[0], 0) + n
-        score_histogram(args.plot, scores, f"{game.title}: final scores of {sol.terminal_paths:,} terminal paths"
+        score_histogram(plot, scores, f"{game.title}: final scores of {sol.terminal_paths:,} terminal paths"
                         + (f" ({names[0]})" if game.num_players > 1 else ""))
     if args.json:
         print(json.dumps(out))
@@ -703,7 +705,7 @@ def _solve_failed(args, message: str, **more) -> int:
 
 def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], visit: Optional[Callable]) -> int:
     """solve for a game that can come back to a state: value iteration over all its states."""
-    if args.plot:
+    if args.plot is not None:
         raise UsageError("--plot: the game can come back to a state it was in, so it has no count of paths to plot")
     found, sweeps = ProgressBar(None, "states found"), ProgressBar(None, "sweeps")
 
@@ -924,11 +926,26 @@ def _json_error(args, text: str, argv=None) -> None:
         print(json.dumps({"file": getattr(args, "file", None), "error": text}))
 
 
+def _writing_stdout_failed() -> bool:
+    """Whether standard output can no longer be written (a full disk under `> out.json`)."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        return True
+    return False
+
+
 def main(argv=None) -> int:
     args = None
     try:
         args = build_parser().parse_args(argv)
-        return with_room(args.run, args)  # one block of frame stack for the whole command
+        status = with_room(args.run, args)  # one block of frame stack for the whole command
+        sys.stdout.flush()  # here, so that a failing write (a full disk) is told, not a traceback at exit
+        return status
+    except CannotWrite as e:
+        print(f"error: {e}", file=sys.stderr)
+        _json_error(args, str(e), argv)
+        return 1
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         _json_error(args, str(e), argv)
@@ -960,3 +977,9 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr = open(os.devnull, "w")
         return 0
+    except OSError as e:
+        if e.filename is not None or not _writing_stdout_failed():
+            raise
+        print(f"error: the output could not be written ({e.strerror})", file=sys.stderr)
+        sys.stdout = open(os.devnull, "w")  # what is left in its buffer would fail again at exit
+        return 1

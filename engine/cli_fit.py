@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 
 from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, _options, check_heuristic,
                          check_options_apply)
 from .diagnostics import UsageError, counted
+from .outputs import new_file
 from .interrupt import first_interrupt_stops
 from .load import settings_given, titled
 from .progress import ProgressBar
@@ -115,14 +115,11 @@ def cmd_fit(args) -> int:
     features = _names(args.features, game, "--features")
     if args.by is not None:
         _names(args.by, game, "--by")
-    if args.record and os.path.exists(args.record):
-        raise UsageError(f"--record {args.record}: the file exists; give a new name (nothing was overwritten)")
+    record = new_file("--record", args.record, (".jsonl",), "fit")
     rows, interrupted = (_stored(args.sources, features), None) if args.sources else _played(args, game, features)
     status = 130 if interrupted is not None else 0
-    if args.record:
-        with open(args.record, "x", encoding="utf-8") as fh:
-            for r in rows:
-                fh.write(json.dumps(r) + "\n")
+    if record is not None:
+        record.write_all(lambda f: f.writelines(json.dumps(r) + "\n" for r in rows))
     if not rows:
         hold = "holds" if len(args.sources or ()) == 1 else "hold"
         raise UsageError("no decisions to fit: " + (f"{', '.join(args.sources)} {hold} no rows" if args.sources

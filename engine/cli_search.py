@@ -263,8 +263,7 @@ def cmd_search(args) -> int:
     if game.num_players != 1:
         raise UsageError(f"search plans a line for one player; {args.file} has {game.num_players} players "
                          "(use play)")
-    if args.plot:
-        check_plot_target(args.plot)
+    plot = None if args.plot is None else check_plot_target(args.plot, "search")
     bar = ProgressBar(args.budget, "calls", eta=True)
     t0 = time.perf_counter()
     with first_interrupt_stops("stopping: the search ends after the line or move it is weighing") as stop:
@@ -285,8 +284,8 @@ def cmd_search(args) -> int:
         "fm_calls": r.fm_calls, "iterations": r.iterations, "first_best_at": r.first_best_at,
         "seconds": round(seconds, 3), "interrupted": interrupted,
     }
-    if args.plot:
-        best_score_curve(args.plot, r.improvements, r.fm_calls, f"{game.title}: {args.algo}, seed {args.seed}")
+    if plot is not None:
+        best_score_curve(plot, r.improvements, r.fm_calls, f"{game.title}: {args.algo}, seed {args.seed}")
     if args.json:
         print(json.dumps(out))
         return status

@@ -32,7 +32,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     tried."""
     name, _, chosen = args.sweep.partition("=")
     for flag in ("plot", "policy"):
-        if getattr(args, flag):
+        if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} takes one solve: it cannot go with --sweep")
     settings = parse_settings(args.set)
     if name in settings:

@@ -2,28 +2,22 @@
 from __future__ import annotations
 
 import json
-import os
 from typing import Optional
 
 from .diagnostics import UsageError, clip
+from .outputs import NewFile
 from .runtime import plain_number
 
 
 class PolicyFile:
     """Lines written to a hidden file beside the target, which takes its name only once the
-    solve is done: a solve that fails or is stopped leaves nothing, and no file is overwritten."""
+    solve is done: a solve that fails or is stopped leaves nothing, and no file is overwritten
+    (engine/outputs.py)."""
 
     def __init__(self, path: str, game, places: int):
-        if not path.lower().endswith(".jsonl"):
-            raise UsageError(f"--policy {path}: expected a file name ending in .jsonl (one JSON object a line)")
-        if os.path.exists(path):
-            raise UsageError(f"--policy {path}: the file exists; choose a new name (nothing is overwritten)")
-        folder = os.path.dirname(path) or "."
-        if not os.path.isdir(folder):
-            raise UsageError(f"--policy {path}: there is no folder {folder}")
-        self.path, self.game, self.states, self.places, self._named = path, game, 0, places, False
-        self._part = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.part")
-        self._out = os.fdopen(os.open(self._part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "w")
+        self.file = NewFile("--policy", path, (".jsonl",), "solve")
+        self.path, self.game, self.states, self.places = path, game, 0, places
+        self._out = self.file.open()
 
     def decided(self, s, move, values, depth: Optional[int]) -> None:
         """One line: the state, its best move and the values it leads to (and its depth, with --depth)."""
@@ -31,7 +25,7 @@ class PolicyFile:
                 "value": [plain_number(v, self.places) for v in values]}
         if depth is not None:
             line["depth"] = depth
-        self._out.write(json.dumps(line) + "\n")
+        self.file.write(json.dumps(line) + "\n")
         self.states += 1
 
     def restart(self, places: int) -> None:
@@ -42,18 +36,11 @@ class PolicyFile:
 
     def finish(self) -> None:
         """Give the lines the target's name, unless a file took that name meanwhile."""
-        self._out.close()
-        self._named = True
-        if os.path.exists(self.path):
-            raise UsageError(f"--policy {self.path}: a file of that name appeared while solve ran; the policy is "
-                             f"in {self._part}")
-        os.rename(self._part, self.path)
+        self.file.finish()
 
     def abandon(self) -> None:
-        """Remove the hidden file of a solve that did not finish."""
-        self._out.close()
-        if not self._named:
-            os.remove(self._part)
+        """Remove the hidden file of a solve that did not finish (none once the file is named)."""
+        self.file.abandon()
 
 
 POLICY_AGENT = "policy:"
