@@ -498,9 +498,15 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         return _too_many_states(args, game, e, "")
     except Endless as e:
         values_bar.close()
+        begins = f"(it begins {', '.join(game.describe(m) for m in e.line[:3])}, ...)"
+        if e.deep:
+            return _solve_failed(args, f"a line of play goes {len(e.line):,} moves deep {begins}, deeper than solve "
+                                 "can follow (it nests a call for each move of a line); --depth N, with N below "
+                                 "that, solves the first N moves")
         return _solve_failed(args, f"a line of play goes on for {len(e.line):,} moves without ending or coming "
-                             f"back to a state it was in (it begins {', '.join(game.describe(m) for m in e.line[:3])}, "
-                             "...), so it has no end to solve to; --depth N solves the first N moves")
+                             f"back to a state it was in {begins}, so the game may never end (solve follows lines "
+                             f"of at most {LINE_LIMIT:,} moves unless --depth N is given); --depth N solves the "
+                             "first N moves")
     bar.close()
     values_bar.close()
     getattr(visit, "finish", lambda: None)()

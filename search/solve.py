@@ -34,12 +34,13 @@ class Cycle(Exception):
 
 class Endless(Exception):
     """A line of play goes on for LINE_LIMIT moves without ending or coming back to a state (a
-    count that grows forever), so without a depth limit it has no end to solve to: `line`, its
-    moves."""
+    count that grows forever), so without a depth limit it has no end to solve to; or (`deep`)
+    it goes deeper than the stack of calls solve nests, one a move: `line`, its moves."""
 
-    def __init__(self, line: list):
+    def __init__(self, line: list, deep: bool = False):
         super().__init__(f"a line goes on past {len(line)} moves")
         self.line = line
+        self.deep = deep  # the line ran out of the stack of nested calls before any limit
 
 
 class TooManyStates(Exception):
@@ -241,8 +242,8 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     try:
         try:
             v, _, _ = value(root, 0)
-        except RecursionError:  # moves that nest deeply run out of stack sooner: endless all the same
-            raise Endless(list(moves)) from None
+        except RecursionError:  # a call nested for each move of the line: too deep to follow
+            raise Endless(list(moves), deep=True) from None
         line = []
         s, depth = root, 0
         while len(line) < LINE_LIMIT:

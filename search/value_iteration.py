@@ -212,18 +212,23 @@ def _line_to(found_by: list, i: int) -> list:
 def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: float, max_sweeps: int):
     """Of the moves as good for their mover (within tolerance), those after which the mover's value
     is at least every other player's come first (as `solve` prefers a win), and of them each
-    state's policy takes the one that ends the game soonest, counting a chance step by the mean
-    of its outcomes (the first listed of those as quick; where none of them ends, the first).
-    Sweeps of expected moves to an end over those moves alone, until no count changes by more
-    than tolerance."""
+    state's policy takes the one that ends the game soonest (the first listed of those as quick;
+    where none of them ends, the first). The moves to an end are counted as a retrograde analysis
+    counts them: a mover with such moves (winning) by its quickest, one without (losing) by its
+    slowest, since it may hold out. So a winner's moves make progress against any defence,
+    instead of going round with a loser that shuffles; a loser's own move (no end could be worse
+    for it: a latest end could be no end at all here) is still the quickest. A chance step counts
+    by the mean of its outcomes. Sweeps of the moves to an end over those moves alone, from none
+    known, until no count changes by more than tolerance."""
     inf = float("inf")
-    good = []
+    good = []  # each mover's moves as good, and whether it hurries (it is winning)
     for i, (kind, who) in enumerate(kinds):
         if kind == _MOVE:
             after = [_via(values, j, r) for j, r in links[i]]
             top = max(v[who] for v in after)
             tied = [k for k, v in enumerate(after) if v[who] >= top - tolerance]
-            good.append([k for k in tied if all(after[k][who] >= x - tolerance for x in after[k])] or tied)
+            winning = [k for k in tied if all(after[k][who] >= x - tolerance for x in after[k])]
+            good.append((winning or tied, bool(winning)))
         else:
             good.append(None)
     left = [0.0 if kind == _END else inf for kind, _ in kinds]
@@ -236,15 +241,16 @@ def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: f
             if kind == _CHANCE:
                 n = 1 + sum(p * left[j] for j, p in links[i])
             else:
-                n = 1 + min(left[links[i][k][0]] for k in good[i])
+                ks, hurries = good[i]
+                n = 1 + (min if hurries else max)(left[links[i][k][0]] for k in ks)
             if n < left[i]:
                 change = max(change, left[i] - n)  # inf - n: a first way to an end
                 left[i] = n
         if change <= tolerance:
             break
-    for i, ks in enumerate(good):
-        if ks is not None:
-            policy[i] = min(ks, key=lambda k: left[links[i][k][0]])
+    for i, chosen in enumerate(good):
+        if chosen is not None:
+            policy[i] = min(chosen[0], key=lambda k: left[links[i][k][0]])
 
 
 def _line(game: Game, states: list, kinds: list, links: list, policy: list, rng=None) -> tuple:

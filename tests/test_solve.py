@@ -426,6 +426,36 @@ def test_a_line_that_never_ends_is_worth_nothing_and_said_to_come_round_again(tm
                              "the game comes to, makes ending worth more)\n"), r.stdout
 
 
+LURE = """game "lure"
+players A, B
+state { at: 0..4 = 0 }
+action lure "lure" { require at == 0  at = 1 }
+action press "press" { require at == 0  at = 2 }
+action resign "resign" { require at == 1  at = 4 }
+action stall "stall" { require at == 1  at = 0 }
+action go_on "go on" { require at == 2  at = 3 }
+action win "win" { require at == 3  at = 4 }
+turn { either { lure } or { press } or { resign } or { stall } or { go_on } or { win } }
+terminal at == 4
+score for p: if p == A then 1 else -1
+"""
+
+
+def test_in_a_game_that_comes_round_the_winner_takes_the_moves_that_win_against_any_defence(tmp_path):
+    # A wins whatever it does (B's stall only brings A back to move), so lure and press are as good.
+    # Lure ends soonest only if B resigns; B, losing either way, may hold out and stall, and a policy
+    # that lured again would go round for ever. Counted as a retrograde analysis counts (the winner
+    # hurrying, the loser holding out), press wins in 3 moves and lure in none: A presses. B's own
+    # move, as for any mover without a win, is its quickest end: it resigns
+    path = tmp_path / "lure.rules"
+    path.write_text(LURE)
+    out = json.loads(run_engine("solve", path, "--json", "--policy", tmp_path / "lure.jsonl").stdout)
+    assert out["method"] == "value iteration" and out["value"] == [1, -1]
+    assert [step["move"] for step in out["best_line"][1:]] == ["press", "go on", "win"]
+    moves = {line["state"]["at"]: line["move"] for line in map(json.loads, (tmp_path / "lure.jsonl").open())}
+    assert moves == {0: "press", 1: "resign", 2: "go on", 3: "win"}
+
+
 def test_a_best_line_that_repeats_one_step_prints_it_once_with_the_count(tmp_path):
     # the roll is not kept, so every outcome leads back to the one state: the line goes round to its
     # limit of 1,000 steps, the first printed and the other 999 counted
@@ -434,7 +464,7 @@ def test_a_best_line_that_repeats_one_step_prints_it_once_with_the_count(tmp_pat
                     "turn { stop }\nterminal n >= 1\nscore n\n")
     r = run_engine("solve", path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.endswith("    chance: d = 1\n    (the same step 999 more times)\n"
+    assert r.stdout.endswith("    chance: d = 1, 2, 3, 4, 5 or 6\n    (the same step 999 more times)\n"
                              "    and on: the line is shown to its first 1,000 moves\n"), r.stdout
 
 
@@ -450,8 +480,9 @@ score moved
     r = run_engine("solve", path)
     assert r.returncode == 1 and r.stdout == "" and "Traceback" not in r.stderr
     assert r.stderr == (f"error: {path}: a line of play goes on for 1,000 moves without ending or coming back to a "
-                        "state it was in (it begins step, step, step, ...), so it has no end to solve to; "
-                        "--depth N solves the first N moves\n")
+                        "state it was in (it begins step, step, step, ...), so the game may never end (solve "
+                        "follows lines of at most 1,000 moves unless --depth N is given); --depth N solves the "
+                        "first N moves\n")
 
 
 def test_a_game_with_a_loop_solves_to_a_depth(tmp_path):
