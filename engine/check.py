@@ -452,6 +452,8 @@ class Checker(ExpressionChecks):
             for e in d.entries:
                 self.expect(e.key, kt, "a table key")
                 self.expect(e.value, vt, "a table entry")
+                self.require_constant(e.key, "a table key")
+                self.require_constant(e.value, "a table entry")
                 k = e.key.id if isinstance(e.key, m.Name) else getattr(e.key, "value", None)
                 if k is not None and k in keys:
                     self.error("duplicate", f"table '{d.name.name}' already has an entry for {k}", e.key.span)

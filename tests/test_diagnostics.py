@@ -528,6 +528,14 @@ BROKEN = [
         terminal moves == 9
         score moves
         """), "not-constant", 3, 14),
+    ("table-entry-reading-the-state", snippet("""
+        state { moves: 0..9 = 0 }
+        table bonus: int -> int { 0: ‸moves, 1: 10 }
+        action step { moves += 1 }
+        turn { step }
+        terminal moves == 9
+        score moves + bonus[0]
+        """), "not-constant", 2, 27),
     ("constants-defined-in-a-circle", snippet("""
         const ‸low = high - 1
         const high = low + 1
