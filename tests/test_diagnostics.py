@@ -535,7 +535,7 @@ BROKEN = [
         turn { step }
         terminal moves == 9
         score moves + bonus[0]
-        """), "not-constant", 2, 27),
+        """), "not-constant", 2, 30),
     ("constants-defined-in-a-circle", snippet("""
         const ‸low = high - 1
         const high = low + 1
