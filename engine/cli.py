@@ -97,7 +97,7 @@ def cmd_validate(args) -> int:
     if args.steps < 1:
         raise UsageError(f"--steps {args.steps}: expected a positive number")
     settings = parse_settings(args.set)
-    failed = False
+    failed = refused = False
     for path in args.files:
         try:
             game = load_game(path, settings, Counter())  # counting why moves were dropped costs 1-2%
@@ -105,6 +105,10 @@ def cmd_validate(args) -> int:
             print(e.render(), file=sys.stderr)
             print(f"{path}: {counted(len(e.diagnostics), 'error')}", file=sys.stderr)
             failed = True
+            continue
+        except UsageError as e:  # a file missing, or a --set it does not take: the other files still checked
+            print(f"error: {e}" if str(e).startswith(path) else f"error: {path}: {e}", file=sys.stderr)
+            refused = True
             continue
         ck = game.checker
         problems = (unused(ck) + unread_lets(ck) + unread_fields(ck) + stale_labels(ck) + partial_tables(ck)
@@ -118,7 +122,7 @@ def cmd_validate(args) -> int:
             continue
         warned = f", {counted(len(problems), 'warning')}" if problems else ""
         print(f"{path}: ok ({game.title}{warned})")
-    return 1 if failed else 0
+    return 1 if failed else 2 if refused else 0
 
 
 def game_sources(game) -> dict:

@@ -129,6 +129,22 @@ def test_validate_warns_about_a_constant_and_a_parameter_nothing_uses(tmp_path):
     assert "2 warnings" in r.stdout
 
 
+def test_validate_checks_every_file_after_one_missing_or_refusing_a_setting(tmp_path):
+    missing = tmp_path / "nope.rules"
+    r = run_engine("validate", missing, "rules/tictactoe.rules", "--playouts", "0")
+    assert r.returncode == 2  # a usage error, and no file with errors
+    assert r.stderr == f"error: {missing}: no such rule file\n"
+    assert r.stdout == "rules/tictactoe.rules: ok (Tic-tac-toe)\n"
+    broken = tmp_path / "broken.rules"
+    broken.write_text("state { x: 0..3 = 0 }\naction go { x += 1 }\nturn { go }\nterminal x == 3\nscore y\n")
+    r = run_engine("validate", "--set", "rounds=3", broken, "rules/nidavellir.rules", "rules/tictactoe.rules",
+                   "--playouts", "0")
+    assert r.returncode == 1  # a file with errors: that outranks a setting one file does not take
+    assert "error: rules/tictactoe.rules: --set rounds=3: no parameter 'rounds' (parameters: none)\n" in r.stderr
+    assert f"{broken}:5:7: error[unknown-name]" in r.stderr
+    assert r.stdout == "rules/nidavellir.rules: ok (Nidavellir: coin trades)\n"
+
+
 def test_validate_reports_a_rule_that_fails_while_playing(tmp_path):
     f = tmp_path / "empty_max.rules"
     f.write_text("state { x: 0..3 = 0  s: set<int> = {} }\naction go { x += max(s) }\nturn { go }\n"
