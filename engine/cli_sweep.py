@@ -9,7 +9,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from typing import Callable
 
 from .diagnostics import RuleErrors, RuleRuntimeError, UsageError
-from .load import SWEEP_MOST, NumbersText, load_game, parse_settings, sweep_values, titled
+from .load import ANY_NUMBER, SWEEP_MOST, NumbersText, load_game, parse_settings, sweep_values, titled
 from .progress import ProgressBar
 from .runtime import plain_number
 
@@ -38,7 +38,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     if name in settings:
         raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")
     game = load_game(args.file, settings, forbid=False)  # the parameter's values, whatever its default
-    values = sweep_values(game, name)
+    values = sweep_values(game, name, named=bool(chosen))
     if chosen:
         values = _chosen(name, chosen, values)
     if len(values) > SWEEP_MOST:
@@ -110,13 +110,17 @@ def _chosen(name: str, chosen: str, values: list) -> list:
             lo, hi = int(lo), int(hi)
         except ValueError:
             raise UsageError(f"--sweep {name}={chosen}: expected whole numbers A..B") from None
+        if lo > hi:
+            raise UsageError(f"--sweep {name}={chosen}: {lo} is above {hi}; the range is written from the least, "
+                             f"{name}={hi}..{lo}")
         part = NumbersText(max(lo, values.lo), min(hi, values.hi)) if isinstance(values, NumbersText) else values
         picked = [v for v in part if v.lstrip("-").isdigit() and lo <= int(v) <= hi]  # a range's part A..B alone
     else:
         picked = [v.strip() for v in chosen.split(",")]
         wrong = [v for v in picked if v not in values]
         if wrong:
-            listed = f"{values[0]}..{values[-1]}" if isinstance(values, NumbersText) else ", ".join(values)
+            listed = ("any whole number" if values.hi == ANY_NUMBER else f"{values[0]}..{values[-1]}") \
+                if isinstance(values, NumbersText) else ", ".join(values)
             raise UsageError(f"--sweep {name}={chosen}: {', '.join(wrong)} is not a value of {name}; its values: "
                              f"{listed}")
         picked = sorted(set(picked), key=int) if isinstance(values, NumbersText) else \

@@ -207,18 +207,28 @@ class NumbersText(Sequence):
         return str(self.lo + (i % n))
 
 
-def sweep_values(game: CompiledGame, name: str) -> list:
+ANY_NUMBER = 10 ** 18
+"""The bound of the numbers a sweep may name for a parameter of any whole number."""
+
+
+def sweep_values(game: CompiledGame, name: str, named: bool = False) -> list:
     """Every value (as `--set` text) of the parameter `name`; a usage error for a name that is no
-    parameter, or one whose values are not a list of names or a range of whole numbers."""
+    parameter, or one whose values are not a list of names or a range of whole numbers. With
+    `named` (the sweep names its values), a parameter of any whole number gives the numbers up to
+    ANY_NUMBER either side, for the values named to be taken from."""
     params = {d.name.name: d for d in game.checker.decls if isinstance(d, m.Param)}
     if name not in params:
         near = did_you_mean(name, params)
         raise UsageError(f"--sweep {name}: the file has no parameter {name}"
                          + (f"; did you mean {near}?" if near else f" (its parameters: {', '.join(params) or 'none'})"))
     values = _values_of(game, params[name])
+    whole = game.checker.globals[name].type == T.INT
+    if values is None and whole and named:
+        return NumbersText(-ANY_NUMBER, ANY_NUMBER)
     if values is None:
         raise UsageError(f"--sweep {name}: {name} takes any value; a parameter to sweep takes yes or no, one of "
-                         "a set of names or numbers, or a whole number from a range such as 1..8")
+                         "a set of names or numbers, or a whole number from a range such as 1..8"
+                         + (f"; or name the numbers: --sweep {name}=A..B or {name}=V,W,..." if whole else ""))
     return values
 
 

@@ -78,10 +78,22 @@ def test_a_sweep_that_cannot_run_is_a_usage_error(tmp_path, args, message):
     assert (r.returncode, r.stderr) == (2, message + "\n")
 
 
-def test_a_parameter_that_takes_any_value_cannot_be_swept():
+def test_a_parameter_that_takes_any_number_is_swept_over_the_numbers_named_only():
     r = run_engine("solve", "rules/nidavellir.rules", "--sweep", "rounds")
     assert r.returncode == 2
     assert "rounds takes any value; a parameter to sweep takes yes or no" in r.stderr
+    assert r.stderr.endswith("; or name the numbers: --sweep rounds=A..B or rounds=V,W,...\n")
+    out = json.loads(run_engine("solve", "rules/nidavellir.rules", "--sweep", "rounds=1..2", "--json").stdout)
+    # the rows are those of solving with --set rounds=1 and with --set rounds=2, one at a time
+    one = [json.loads(run_engine("solve", "rules/nidavellir.rules", "--set", f"rounds={k}", "--json").stdout)
+           for k in (1, 2)]
+    assert [(run["swept"], run["best_score"]) for run in out["runs"]] == [(1, one[0]["best_score"]),
+                                                                      (2, one[1]["best_score"])]
+    out = json.loads(run_engine("solve", "rules/nidavellir.rules", "--sweep", "rounds=3,1", "--json").stdout)
+    assert [run["swept"] for run in out["runs"]] == [1, 3]
+    r = run_engine("solve", "rules/nidavellir.rules", "--sweep", "rounds=3..1")
+    assert (r.returncode, r.stderr) == (2, "error: --sweep rounds=3..1: 3 is above 1; the range is written from the "
+                                           "least, rounds=1..3\n")
 
 
 def test_a_swept_value_is_given_in_json_as_its_kind_and_in_the_table_as_set_takes_it(tmp_path):
