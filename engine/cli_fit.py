@@ -54,6 +54,9 @@ def _names(given: str, game, flag: str) -> list:
     names = [h.strip() for h in given.split(",")]
     for h in names:
         check_heuristic(game, h, f"{flag} {given}")
+    twice = sorted({h for h in names if names.count(h) > 1})
+    if twice:
+        raise UsageError(f"{flag} {given}: {', '.join(twice)} given twice (a weight each would be printed twice)")
     return names
 
 
@@ -111,6 +114,11 @@ def _stored(paths: list, features: list) -> list:
 
 def cmd_fit(args) -> int:
     _playing_options(args)
+    if args.scale < 1:
+        raise UsageError(f"--scale {args.scale}: expected a positive number (the weights are printed times it)")
+    twice = sorted({f for f in args.sources or () if args.sources.count(f) > 1})
+    if twice:
+        raise UsageError(f"--from {', '.join(twice)}: given twice, so its rows would count twice")
     game = _load(args)
     features = _names(args.features, game, "--features")
     if args.by is not None:

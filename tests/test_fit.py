@@ -144,3 +144,23 @@ def test_an_option_for_playing_given_with_recorded_rows_is_a_usage_error(tmp_pat
     r = run_engine("fit", rules, "--features", "a_now", "--from", rows, *flag)
     assert r.returncode == 2
     assert r.stderr.startswith(f"error: {flag[0]}: nothing is played with --from")
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--scale", "0"], "error: --scale 0: expected a positive number (the weights are printed times it)"),
+    (["--features", "a_now,a_now"], "error: --features a_now,a_now: a_now given twice (a weight each would be "
+                                    "printed twice)"),
+    (["--from", "ROWS", "--from", "ROWS"], "error: --from ROWS: given twice, so its rows would count twice"),
+])
+def test_a_scale_below_one_or_a_feature_or_file_given_twice_is_a_usage_error(tmp_path, flags, message):
+    rules = tmp_path / "counters.rules"
+    rules.write_text(PLANE)
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"game": 1, "group": None, "features": {"a_now": 1}, "final": 2}) + "\n")
+    flags = [str(rows) if f == "ROWS" else f for f in flags]
+    if "--features" not in flags:
+        flags += ["--features", "a_now"]
+    if "--from" not in flags:
+        flags += ["--from", str(rows)]
+    r = run_engine("fit", rules, *flags)
+    assert (r.returncode, r.stderr) == (2, message.replace("ROWS", str(rows)) + "\n")
