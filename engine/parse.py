@@ -110,6 +110,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             hint = "a map is written {KEY: VALUE, ...}"
         elif text[e.token.start_pos - 1:e.token.start_pos] == "=":
             hint = "to assign write a single '='; '==' compares two values"
+        elif defined := re.search(r"(?:^|\n)\s*def\s+(\w+)\s*$", text[:e.token.start_pos]):
+            name = defined.group(1)
+            hint = f"a def lists its parameters in brackets, none as def {name}() = ...; a value that never " \
+                   f"changes is a const: const {name} = ..."
         else:
             hint = "to compare two values write '=='; a single '=' assigns"
     elif isinstance(e, UnexpectedCharacters) and text[e.pos_in_stream:e.pos_in_stream + 1] == '"':

@@ -946,6 +946,14 @@ def test_an_action_named_as_a_statement_begins_cannot_be_called_and_the_hint_say
         "by its name; give the action another name"), errors.render()
 
 
+def test_a_def_without_brackets_hints_at_empty_brackets_or_a_const(tmp_path):
+    marked = snippet(HABIT_GAME.replace("LINE", "moves += bonus()") + "def bonus ‸= 1\n")
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.code, d.span.line, d.span.col, d.hint) == (
+        "syntax", at_line, at_col, "a def lists its parameters in brackets, none as def bonus() = ...; a value "
+        "that never changes is a const: const bonus = ..."), errors.render()
+
+
 def test_a_conditional_written_as_python_writes_it_hints_that_if_comes_first(tmp_path):
     marked = snippet(HABIT_GAME.replace("LINE", "moves += 1").replace("score moves", "score 1 ‸if done else 0"))
     d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
