@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import argparse
 import functools
+import re
 import json
 import math
 import random
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 from .diagnostics import RuleErrors, UsageError, counted, did_you_mean
 from .earlier_run import load_earlier_run
@@ -201,10 +202,16 @@ def agent_spec(spec: str, game) -> tuple:
         key, eq, value = part.partition("=")
         if not eq or not key or not value:
             raise UsageError(f"--agents {spec}: expected OPTION=VALUE after ':', got '{part}'")
+        if key == "budget" and algo in (*TAKES, "random"):  # every agent's: the calls it may make a decision
+            if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
+                raise UsageError(f"--agents {spec}: budget: expected a whole number, 1 or more, got '{value}'")
+            own[key] = int(value)
+            continue
         if algo in TAKES and key not in TAKES[algo]:
-            near = None if key in LEAST else did_you_mean(key, TAKES[algo])
+            near = None if key in LEAST else did_you_mean(key, [*TAKES[algo], "budget"])
             raise UsageError(f"--agents {spec}: {algo} has no option '{key}'; "
-                             + (f"did you mean '{near}'?" if near else f"it takes {', '.join(TAKES[algo])}"))
+                             + (f"did you mean '{near}'?" if near else f"it takes {', '.join(TAKES[algo])}"
+                                + " (and budget, as every agent)"))
         if algo not in TAKES:
             raise UsageError(f"--agents {spec}: {algo} takes no options")
         if key == "heuristic":
@@ -338,7 +345,9 @@ def _play_setup(args) -> tuple:
     chosen = [("random", {}) if spec.startswith(POLICY_AGENT) else agent_spec(spec, game) for spec in specs]
     try:
         agents = [(spec, policy_agent(spec, game) if spec.startswith(POLICY_AGENT) else
-                   make_agent(algo, _options(args, game, algo, own))) for spec, (algo, own) in zip(specs, chosen)]
+                   _budgeted(make_agent(algo, _options(args, game, algo, {k: v for k, v in own.items()
+                                                                           if k != "budget"})), own.get("budget")))
+                  for spec, (algo, own) in zip(specs, chosen)]
     except ValueError as e:
         raise UsageError(f"--agents {args.agents}: {e}") from None
     check_options_apply(args, [algo for algo, _ in chosen])
@@ -375,6 +384,16 @@ def _play_setup(args) -> tuple:
                 "view": game.view(s)}
     runs = [[a] for a in agents] if same_games else [agents]
     return game, runs, same_games, texts, summary, (line if args.show == "moves" else None)
+
+
+def _budgeted(agent: Callable, budget: Optional[int]) -> Callable:
+    """The agent, deciding with `budget` calls whatever budget the game gives it (`mcts:budget=N`)."""
+    return agent if budget is None else functools.partial(_with_budget, agent, budget)
+
+
+def _with_budget(agent: Callable, calls: int, game, state, **kw):
+    kw.pop("budget", None)  # the run's, given to every agent
+    return agent(game, state, budget=calls, **kw)
 
 
 def _play_run(given: dict, i: int) -> tuple:
@@ -517,7 +536,8 @@ def cmd_play(args) -> int:
     mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
     each = ", each agent on the same games" if same_games else ""
     print(f"{titled(game, args.set)}: {args.games} game{'s' if args.games != 1 else ''}{numbers}{each}, "
-          f"{args.budget:,} forward-model calls per decision, "
+          f"{args.budget:,} forward-model calls per decision"
+          f"{' (an agent with budget=N: N)' if re.search(r':budget=', args.agents) else ''}, "
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
     if interrupted:
         print(f"  interrupted (Ctrl-C) after {_games_played(played, args)}")

@@ -411,9 +411,27 @@ def test_an_option_given_with_an_agent_is_as_the_same_flag_on_the_command_line()
     assert both[1]["name"] == "beam:width=50" and both[1]["scores"] == [58] and given["scores"][0] < 58
 
 
+def test_an_agent_given_its_own_budget_decides_with_it_whatever_the_runs_budget():
+    from engine.cli_search import _budgeted
+    asked = []
+
+    def agent(game, state, *, budget, rng, memory=None):
+        asked.append(budget)
+    _budgeted(agent, 7)("game", "state", budget=1000, rng=None, memory=None)
+    _budgeted(agent, None)("game", "state", budget=1000, rng=None, memory=None)
+    assert asked == [7, 1000]
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", "mcts:budget=50,random:budget=3", "--games", "2")
+    assert r.returncode == 0, r.stderr
+    assert "1,000 forward-model calls per decision (an agent with budget=N: N)" in r.stdout
+    assert "mcts:budget=50" in r.stdout and "random:budget=3" in r.stdout
+
+
 @pytest.mark.parametrize("spec, message", [
     ("beam:widht=2", "beam has no option 'widht'; did you mean 'width'?"),
-    ("mcts:width=2", "mcts has no option 'width'; it takes heuristic, depth, backup, horizon, exploration, rave"),
+    ("mcts:width=2", "mcts has no option 'width'; it takes heuristic, depth, backup, horizon, exploration, rave "
+                     "(and budget, as every agent)"),
+    ("mcts:budget=0", "budget: expected a whole number, 1 or more, got '0'"),
+    ("mcts:budgt=50", "mcts has no option 'budgt'; did you mean 'budget'?"),
     ("random:depth=2", "random takes no options"),
     ("beam:width=0", "width 0: expected 1 or more"),
     ("beam:width=wide", "width: expected a number, got 'wide'"),
