@@ -905,9 +905,15 @@ class Checker(ExpressionChecks):
             ok = T.fits(got, T.INT)
         elif t[0] in T.COLLECTIONS:
             ok = T.fits(got, t[1]) or T.fits(got, t)
+        elif t[0] == "map" and op == "-=" and "[" not in what:  # `m -= k` takes the entry of key k away
+            if not T.fits(got, t[1]):
+                self.error("type-mismatch", f"'{what} -=' takes away the entry of a key, {T.show(t[1])}, got "
+                           f"{T.show(got)}", value.span)
+            return
         else:
             self.error("type-mismatch", f"'{op}' needs an int or a collection, '{what}' is {T.show(t)}", span,
-                       f"`{what}[k] = v` adds or changes an entry" if t[0] == "map" and "[" not in what else None)
+                       f"`{what}[k] = v` adds or changes an entry, and `{what} -= k` takes one away"
+                       if t[0] == "map" and "[" not in what else None)
             return
         if not ok:
             whole = got != T.ANY and got[0] in T.COLLECTIONS and T.fits(got[1], t[1]) if t != T.INT else False

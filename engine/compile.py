@@ -696,6 +696,8 @@ class Compiler(PySource):
         collections take an element or a whole collection of their own type."""
         if t == T.INT:
             return operator.add if s.op == "+=" else operator.sub
+        if t[0] == "map" and s.op == "-=":  # `m -= k`: the map without the entry of key k, if it has one
+            return rt.FrozenMap.without
         whole = T.fits(self.type_of(s.value), t) and not T.fits(self.type_of(s.value), t[1])
         return _collection_op(t[0], s.op[0], whole, s.span)
 

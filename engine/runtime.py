@@ -182,6 +182,14 @@ class FrozenMap(dict):
         new._base_serial, new._key_set = self.serial(), k
         return new
 
+    def without(self, k) -> "FrozenMap":
+        """The map without the entry of key k (itself, if it has none)."""
+        if k not in self:
+            return self
+        new = FrozenMap(self)
+        dict.__delitem__(new, k)
+        return new
+
     def serial(self) -> int:
         """A number no other map of this process has (given when first asked for)."""
         try:

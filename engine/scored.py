@@ -72,9 +72,10 @@ def _changes(ck, sym) -> list:
             target = ck.syms.get(id(getattr(st, "target", None)))
             if target is not sym:
                 continue
-            if isinstance(st, (m.Update, m.IndexUpdate)) and st.op in ("+=", "-="):
-                continue
-            out.append(Diagnostic("scored", f"scored field '{sym.name}' changes only by += and -=", st.span,
+            if isinstance(st, m.IndexUpdate) or isinstance(st, m.Update) and sym.type[0] != "map":
+                continue  # `m -= k` on a map takes the entry away
+            entry = " on an entry (`points[p] += N`)" if sym.type[0] == "map" else ""
+            out.append(Diagnostic("scored", f"scored field '{sym.name}' changes only by += and -={entry}", st.span,
                                   "the totals so far are set aside while the rest of the game is solved, so a "
                                   "change may add to it or take from it, not set it"))
     return out

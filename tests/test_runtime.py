@@ -45,6 +45,14 @@ def test_selections_counts_what_each_built_in_makes_without_making_it(a, k):
     assert runtime.selections("combinations", a, k) == len(combos(k, a))
 
 
+@given(st.dictionaries(st.integers(0, 6), st.integers()), st.integers(0, 8))
+def test_a_map_without_a_key_is_the_dict_with_the_key_deleted_and_the_map_itself_unchanged(entries, k):
+    m = FrozenMap(entries)
+    expected = {key: v for key, v in entries.items() if key != k}
+    assert m.without(k) == expected and hash(m.without(k)) == hash(FrozenMap(expected))
+    assert m == entries  # no map changes: a new one is made
+
+
 def test_pairs_are_by_position_so_equal_elements_pair_twice():
     assert pairs([5, 5, 7]) == ((5, 5), (5, 7), (5, 7))
 

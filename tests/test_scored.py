@@ -244,3 +244,11 @@ def test_stats_counts_states_less_their_totals_so_the_depths_of_a_looping_game_a
     assert out["repeats"] is not None  # with the turns in the state no depth would repeat another
     r = run_engine("stats", path)
     assert "  (states that differ only in the scored field 'turns' counted once)\n" in r.stdout
+
+
+def test_a_scored_map_may_not_lose_an_entry(tmp_path):
+    path = tmp_path / "take.rules"
+    path.write_text(TAKE.replace("points[current] += k * k", "points -= current"), encoding="utf-8")
+    r = run_engine("validate", path, "--playouts", "0")
+    assert r.returncode == 1
+    assert "error[scored]: scored field 'points' changes only by += and -= on an entry (`points[p] += N`)" in r.stderr

@@ -456,6 +456,17 @@ def test_in_a_game_that_comes_round_the_winner_takes_the_moves_that_win_against_
     assert moves == {0: "press", 1: "resign", 2: "go on", 3: "win"}
 
 
+def test_taking_entries_away_from_a_map_one_at_a_time_reaches_every_part_of_it(tmp_path):
+    # by hand: the maps left are the 8 parts of {1, 2, 3} and the orders of taking the keys 3! = 6
+    path = tmp_path / "take.rules"
+    path.write_text('state { men: map<int, int> = {1: 5, 2: 6, 3: 7}  n: 0..3 = 0 }\n'
+                    'action take "take {k}" { choose k in keys(men)  men -= k  n += 1 }\n'
+                    "turn { take }\nterminal len(men) == 0\nscore n + sum(values(men))\n")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert (out["distinct_states"], out["terminal_paths"], out["best_score"]) == (8, 6, 3)
+    assert out["paths_per_depth"] == [1, 3, 6, 6]
+
+
 def test_a_best_line_that_repeats_one_step_prints_it_once_with_the_count(tmp_path):
     # the roll is not kept, so every outcome leads back to the one state: the line goes round to its
     # limit of 1,000 steps, the first printed and the other 999 counted
