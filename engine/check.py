@@ -773,7 +773,10 @@ class Checker(ExpressionChecks):
                 if c in path:
                     sym = self.globals.get(c)
                     self.error("recursion", f"'{c}' calls itself (through {' -> '.join(path + [c])})",
-                               sym.span if sym else m.NOWHERE, "actions and defs may not be recursive")
+                               sym.span if sym else m.NOWHERE,
+                               "actions and defs may not be recursive: steps that repeat while a condition holds "
+                               "are a `for` over at most as many with an `if` inside, or `pass to current` "
+                               "(see `pass to` in docs/language.md)")
                     return True
                 if visit(c, path + [c]):
                     return True

@@ -176,8 +176,8 @@ class ExpressionChecks:
             return lt
         if op in ("+", "-") and lt != T.ANY and lt[0] == "map":  # one error, not one per side and use
             self.error("type-mismatch", f"'{op}' does not take a map, got {T.show(lt)}", e.span,
-                       "`m[k] = v` adds or changes an entry; a comprehension such as "
-                       "{k: m[k] for k in keys(m) where k != x} makes a map with fewer")
+                       "`m[k] = v` adds or changes an entry of a map field and `m -= k` takes one away; a "
+                       "comprehension such as {k: m[k] for k in keys(m) where k != x} makes a map with fewer")
             return lt
         if op == "+" and T.STR in (lt, rt):  # one error for a + b + c, at the first '+'
             inner = isinstance(e.left, m.BinOp) and e.left.op == "+" and lt == T.STR

@@ -107,7 +107,8 @@ def cmd_validate(args) -> int:
             failed = True
             continue
         except UsageError as e:  # a file missing, or a --set it does not take: the other files still checked
-            print(f"error: {e}" if str(e).startswith(path) else f"error: {path}: {e}", file=sys.stderr)
+            several = len(args.files) > 1 and not str(e).startswith(path)
+            print(f"error: {path}: {e}" if several else f"error: {e}", file=sys.stderr)
             refused = True
             continue
         ck = game.checker
