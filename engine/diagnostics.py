@@ -25,18 +25,29 @@ class Diagnostic:
         lines = [head]
         text = sources.get(self.span.file)
         if text is not None and self.span.line > 0:
-            src = text.splitlines()[self.span.line - 1] if self.span.line <= len(text.splitlines()) else ""
+            all_lines = text.splitlines()
+            src = all_lines[self.span.line - 1] if self.span.line <= len(all_lines) else ""
             num = str(self.span.line)
-            lines.append(f"  {num} | {src}")
+            start = 0  # a long line is shown around the column, cut at both ends
+            if len(src) > LINE_SHOWN:
+                start = max(0, min(self.span.col - 1 - LINE_SHOWN // 2, len(src) - LINE_SHOWN))
+            shown = src[start:start + LINE_SHOWN]
+            before = "..." if start else ""
+            lines.append(f"  {num} | {before}{shown}{'...' if start + LINE_SHOWN < len(src) else ''}")
             width = 1
             if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
                 width = self.span.end_col - self.span.col
-            width = max(1, min(width, max(1, len(src) - self.span.col + 1)))
-            pad = "".join("\t" if ch == "\t" else " " for ch in src[: self.span.col - 1])
+            width = max(1, min(width, max(1, start + len(shown) - self.span.col + 1)))
+            pad = " " * len(before) + "".join("\t" if ch == "\t" else " " for ch in src[start: self.span.col - 1])
             lines.append(f"  {' ' * len(num)} | {pad}{'^' * width}")
         if self.hint:
             lines.append(f"hint: {self.hint}")
         return "\n".join(lines)
+
+
+LINE_SHOWN = 160
+"""The most characters of a source line a diagnostic shows: a longer line is shown around the
+column, with ... where it is cut."""
 
 
 class RuleErrors(Exception):

@@ -2431,3 +2431,17 @@ def test_a_flat_sum_of_many_terms_is_too_deep_and_the_hint_says_why_and_what_add
     r = engine_cli("validate", str(path), "--playouts", "0")
     assert r.returncode == 1 and "error[too-deep]" in r.stderr
     assert "a chain such as a + b + c counts a level for each operator: `sum([...])` adds a list" in r.stderr
+
+
+@pytest.mark.parametrize("col", [5, 30_000, 59_990])
+def test_a_long_line_is_shown_around_the_column_with_the_caret_under_it(col):
+    from engine.diagnostics import LINE_SHOWN, Diagnostic
+    from engine.model import Span
+    src = "".join(chr(ord("a") + i % 26) for i in range(60_000))  # one line of 60,000 characters
+    text = Diagnostic("syntax", "here", Span("f.rules", 1, col, 1, col + 3)).render({"f.rules": src})
+    _, shown, caret = text.splitlines()
+    assert len(shown) <= len("  1 | ") + 3 + LINE_SHOWN + 3  # a window, with ... where it is cut
+    at = caret.index("^")
+    assert caret[at:] == "^^^"
+    assert shown[at:at + 3] == src[col - 1:col + 2]  # the caret under the characters it marks
+    assert shown.startswith("  1 | ...") == (col > LINE_SHOWN // 2)
