@@ -71,16 +71,17 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
                     "too-deep", f"'{d.path}' would make a chain of {len(chain) + 2} files each using the next; "
                     f"at most {USE_DEPTH_MOST} may", d.span))
                 continue
-            if not Path(target).is_file():
-                errors.append(Diagnostic("missing-file", f"no rule file '{d.path}' next to {path}", d.span))
+            if not Path(target).exists():
+                where = "" if Path(d.path).is_absolute() else f" next to {path}"
+                errors.append(Diagnostic("missing-file", f"no rule file '{d.path}'{where}", d.span))
                 continue
             try:
                 used, _ = read_rules(target, sources, chain + (path,))
             except RuleErrors as e:
                 errors.extend(e.diagnostics)
                 continue
-            except UsageError as e:
-                errors.append(Diagnostic("missing-file", str(e), d.span))
+            except UsageError as e:  # a folder, a device, a file that cannot be read or is no UTF-8 text
+                errors.append(Diagnostic("unreadable", str(e), d.span))
                 continue
             decls.extend(x for x in used if not isinstance(x, (m.Game,)))
         else:

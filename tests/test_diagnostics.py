@@ -2445,3 +2445,20 @@ def test_a_long_line_is_shown_around_the_column_with_the_caret_under_it(col):
     assert caret[at:] == "^^^"
     assert shown[at:at + 3] == src[col - 1:col + 2]  # the caret under the characters it marks
     assert shown.startswith("  1 | ...") == (col > LINE_SHOWN // 2)
+
+
+@pytest.mark.parametrize("target, code, message", [
+    ("folder.rules", "unreadable", "{dir}/folder.rules: a directory, not a rule file"),
+    ("binary.rules", "unreadable", "{dir}/binary.rules:1:1: not UTF-8 text (byte 0xff)"),
+    ("/no/such/dir/x.rules", "missing-file", "no rule file '/no/such/dir/x.rules'\n"),
+    ("nope.rules", "missing-file", "no rule file 'nope.rules' next to {dir}/main.rules\n"),
+])
+def test_a_use_of_what_is_no_rule_file_says_what_it_is(tmp_path, engine_cli, target, code, message):
+    (tmp_path / "folder.rules").mkdir()
+    (tmp_path / "binary.rules").write_bytes(b"\xff\xfe")
+    main = tmp_path / "main.rules"
+    main.write_text(f'use "{target}"\nstate {{ n: 0..1 = 0 }}\naction a {{ n += 1 }}\nturn {{ a }}\nterminal n == 1\n'
+                    "score n\n", encoding="utf-8")
+    r = engine_cli("validate", str(main), "--playouts", "0")
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{main}:1:1: error[{code}]: {message.format(dir=tmp_path)}"), r.stderr
