@@ -924,7 +924,7 @@ def _check_hint(args) -> Optional[str]:
     return _check_line(args.file, parse_settings(args.set))
 
 
-def _json_error(args, text: str, argv=None) -> None:
+def _json_error(args, text: str, argv=None, **more) -> None:
     """With --json, an error's object on stdout too, {"file", "error"}, as a solve that cannot
     finish prints: a script reading the output learns why there is no result. Before the command
     line is read (args None), --json among the words of `argv` asks for it."""
@@ -932,9 +932,9 @@ def _json_error(args, text: str, argv=None) -> None:
         words = sys.argv[1:] if argv is None else [str(a) for a in argv]
         if "--json" in words:
             files = [w for w in words if w.endswith(".rules")]
-            print(json.dumps({"file": files[0] if files else None, "error": text}))
+            print(json.dumps({"file": files[0] if files else None, "error": text, **more}))
     elif getattr(args, "json", False):
-        print(json.dumps({"file": getattr(args, "file", None), "error": text}))
+        print(json.dumps({"file": getattr(args, "file", None), "error": text, **more}))
 
 
 def _writing_stdout_failed() -> bool:
@@ -984,6 +984,7 @@ def main(argv=None) -> int:
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
+        _json_error(args, "interrupted (Ctrl-C) before there was anything to report", argv, interrupted=True)
         return 130
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr = open(os.devnull, "w")

@@ -231,7 +231,8 @@ def agent_spec(spec: str, game) -> tuple:
                 number = int(value)
             except ValueError:
                 whole = "a whole number" if _is_number(value) else "a number"
-                raise UsageError(f"--agents {spec}: {key}: expected {whole}, got '{value}'") from None
+                raise UsageError(f"--agents {spec}: {key}: expected {whole}"
+                                 f"{f' or {END}' if key == 'depth' else ''}, got '{value}'") from None
             if number < LEAST[key]:
                 raise UsageError(f"--agents {spec}: {key} {value}: expected {LEAST[key]} or more")
             value = number
@@ -342,6 +343,10 @@ def _play_setup(args) -> tuple:
     does not fork."""
     game = _load(args)
     specs = [a.strip() for a in args.agents.split(",")]
+    for spec in specs:
+        if spec == POLICY_AGENT.rstrip(":") or spec == POLICY_AGENT:
+            raise UsageError(f"--agents {args.agents}: a policy agent names the file it plays by, "
+                             f"{POLICY_AGENT}FILE.jsonl (a file solve --policy wrote)")
     chosen = [("random", {}) if spec.startswith(POLICY_AGENT) else agent_spec(spec, game) for spec in specs]
     try:
         agents = [(spec, policy_agent(spec, game) if spec.startswith(POLICY_AGENT) else

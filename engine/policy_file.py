@@ -70,6 +70,8 @@ def policy_agent(spec: str, game):
             raise UsageError(f"--agents {spec}: {path} was written by solve --depth, whose moves are a depth's, "
                              "not a state's; play takes the policy of a whole solve")
         moves[json.dumps(state, sort_keys=True)] = move
+    if not moves:
+        raise UsageError(f"--agents {spec}: {path} holds no states; a policy is written by solve --policy FILE.jsonl")
     return _PolicyAgent(spec, moves)
 
 

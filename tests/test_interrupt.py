@@ -238,3 +238,16 @@ def test_a_stop_leaves_few_of_a_long_run_queued_for_the_workers():
     ended = list(_games(job, games, 2, stop=lambda: True))  # asked to stop after the first game
     assert len(ended) >= 1
     assert games.drawn < 100_000  # not every game of the run drawn, each only to be skipped
+
+
+def test_ctrl_c_during_a_solve_with_json_prints_an_object_saying_so(capsys, monkeypatch):
+    import engine.cli
+
+    def stopped(*args, **kw):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(engine.cli, "_solve", stopped)
+    assert main(["solve", NIDAVELLIR, "--json"]) == 130
+    out = capsys.readouterr()
+    assert json.loads(out.out) == {"file": NIDAVELLIR, "error": "interrupted (Ctrl-C) before there was anything to "
+                                   "report", "interrupted": True}
+    assert out.err == "interrupted\n"

@@ -442,6 +442,8 @@ def test_an_agent_given_its_own_budget_decides_with_it_whatever_the_runs_budget(
     ("mcts:exploration=inf", "exploration inf: expected a number, 0 or more"),
     ("mcts:exploration=lots", "exploration: expected a number, got 'lots'"),
     ("beam:width", "expected OPTION=VALUE after ':', got 'width'"),
+    ("mcts:depth=deep", "depth: expected a number or end, got 'deep'"),
+    ("policy,random", "a policy agent names the file it plays by, policy:FILE.jsonl (a file solve --policy wrote)"),
     ("beam:heuristic=coin_sun", "the rule file declares no heuristic named 'coin_sun'; did you mean 'coin_sum'?"),
     ("beam,beam", "an agent given twice would play the same games the same way (--agent-seed S gives it other "
                   "draws of its own, in another run)"),
@@ -706,3 +708,12 @@ def test_a_search_stopped_by_its_depth_says_so_rather_than_blame_the_budget():
     r = run_engine("search", "rules/nidavellir.rules", "--algo", "beam", "--depth", "3", "--budget", "100000")
     assert r.returncode == 0, r.stderr
     assert "  no line reached the end of the game within --depth 3 (the budget was not spent)\n" in r.stdout
+
+
+def test_an_empty_policy_file_is_refused_before_any_game(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", f"policy:{empty},random", "--games", "2")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (f"error: --agents policy:{empty}: {empty} holds no states; a policy is written by solve "
+                        "--policy FILE.jsonl\n")
