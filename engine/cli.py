@@ -88,7 +88,22 @@ class _Main(_Parser):
                              f"; did you mean {near}?" if near else
                              "; each parameter takes a --set of its own: "
                              + " ".join(f"--set {x}" for x in settings) if settings and "--set" in options else ""))
+        _given_once(self.commands[parsed.command], argv)
         return parsed
+
+
+def _given_once(command: argparse.ArgumentParser, argv: list) -> None:
+    """A usage error for an option that takes one value given twice (`--depth 3 --depth 5` would
+    quietly take 5); the options that gather values (`--set`) may repeat."""
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    for action in command._actions:
+        if not action.option_strings or action.nargs == 0 or isinstance(action, argparse._AppendAction):
+            continue
+        values = [w.split("=", 1)[1] if "=" in w else words[i + 1] if i + 1 < len(words) else ""
+                  for i, w in enumerate(words) if w.split("=", 1)[0] in action.option_strings]
+        if len(values) > 1:
+            flag = action.option_strings[-1]
+            command.error(f"{flag} given {len(values)} times ({', '.join(values)}): give it once")
 
 
 def cmd_validate(args) -> int:

@@ -81,6 +81,22 @@ def test_an_option_the_command_does_not_take_is_named_with_the_one_likely_meant(
     assert usage_error(capsys, *argv) == message
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "rules/tictactoe.rules", "--depth", "3", "--depth=5"],
+     "error: python -m engine solve: --depth given 2 times (3, 5): give it once"),
+    (["search", "rules/nidavellir.rules", "--algo", "beam", "--algo", "mcts"],
+     "error: python -m engine search: --algo given 2 times (beam, mcts): give it once"),
+])
+def test_an_option_of_one_value_given_twice_is_a_usage_error_not_the_last_taken(capsys, argv, message):
+    assert usage_error(capsys, *argv) == message
+
+
+def test_options_that_gather_values_or_take_none_may_repeat(capsys):
+    assert main(["solve", "rules/nidavellir.rules", "--set", "rounds=1", "--set", "variant=blog", "--json",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["set"] == ["rounds=1", "variant=blog"]  # both --set values taken
+
+
 def test_version_prints_the_version_of_the_package(capsys):
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     with pytest.raises(SystemExit) as stop:
