@@ -46,6 +46,27 @@ def unread_lets(ck: Checker) -> list:
     return out
 
 
+def _literal(e) -> Optional[int]:
+    """The number an int literal (or a minus sign before one) writes, else None."""
+    if isinstance(e, m.Neg):
+        inner = _literal(e.operand)
+        return None if inner is None else -inner
+    return e.value if isinstance(e, m.IntLit) else None
+
+
+def reversed_ranges(ck: Checker) -> list:
+    """A warning for each range written with two numbers, the first above the last (`25..15`): it is
+    empty, as any range whose first number is above its last, but one written so is likely meant
+    the other way round."""
+    out = []
+    for r in nodes_in(ck.decls, m.RangeLit):
+        lo, hi = _literal(r.lo), _literal(r.hi)
+        if lo is not None and hi is not None and lo > hi:
+            out.append(Diagnostic("empty-range", f"the range {lo}..{hi} is empty: its first number is above its "
+                                  "last", r.span, f"from the least: {hi}..{lo}", severity="warning"))
+    return out
+
+
 def unread_fields(ck: Checker) -> list:
     """A warning for each state field that nothing reads (not the score, the end, a condition,
     another field's change, a label, the view, a heuristic or an invariant): each value it takes

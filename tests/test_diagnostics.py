@@ -2462,3 +2462,18 @@ def test_a_use_of_what_is_no_rule_file_says_what_it_is(tmp_path, engine_cli, tar
     r = engine_cli("validate", str(main), "--playouts", "0")
     assert r.returncode == 1
     assert r.stderr.startswith(f"{main}:1:1: error[{code}]: {message.format(dir=tmp_path)}"), r.stderr
+
+
+def test_a_range_written_with_its_numbers_the_wrong_way_round_is_a_warning(tmp_path, engine_cli):
+    # 5..3 and -1..-3 are empty, 1..1 is not (no warning): the bag holds 1 and 2, the counts are 0 and 1,
+    # and the score 1 + 2 + 0 + 1 = 4 (by hand)
+    path = tmp_path / "reversed.rules"
+    path.write_text('const bank: bag<int> = bag({1..2: 1, 5..3: 1})\nstate { done: bool = no }\n'
+                    'action stop "stop" { done = yes }\nturn { stop }\nterminal done\n'
+                    "score sum(bank) + count(x for x in -1..-3) + count(x for x in 1..1)\n", encoding="utf-8")
+    r = engine_cli("validate", str(path))
+    assert r.returncode == 0 and r.stdout.endswith("(reversed, 2 warnings)\n"), r.stdout + r.stderr
+    assert f"{path}:1:38: warning[empty-range]: the range 5..3 is empty: its first number is above its last\n" \
+        in r.stderr and "hint: from the least: 3..5\n" in r.stderr
+    assert f"{path}:6:36: warning[empty-range]: the range -1..-3 is empty" in r.stderr
+    assert "best score: 4\n" in engine_cli("solve", str(path)).stdout
