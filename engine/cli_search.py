@@ -324,6 +324,9 @@ def cmd_search(args) -> int:
         print(f"    {'chance: ' if by_chance else ''}{game.describe(mv)}")
         if args.show:
             print_view(game, s)
+    if not args.show and r.best_line:  # where the line ends (--show drew it already)
+        print("  its final state:")
+        print("\n".join("    " + row for row in game.view(r.best_line[-1][1]).splitlines()))
     return status
 
 

@@ -717,3 +717,13 @@ def test_an_empty_policy_file_is_refused_before_any_game(tmp_path):
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr == (f"error: --agents policy:{empty}: {empty} holds no states; a policy is written by solve "
                         "--policy FILE.jsonl\n")
+
+
+def test_search_ends_its_report_with_the_final_state_of_the_best_line():
+    r = run_engine("search", "rules/nidavellir.rules", "--algo", "beam", "--budget", "20000")
+    assert r.returncode == 0, r.stderr
+    head, final = r.stdout.split("  its final state:\n")
+    assert final.endswith("    round: 8\n")  # the eighth round is the last (rules/nidavellir.rules)
+    assert len(head.split("  best line:\n")[1].splitlines()) == 8  # one trade a round
+    r = run_engine("search", "rules/nidavellir.rules", "--algo", "beam", "--budget", "20000", "--show")
+    assert "its final state" not in r.stdout  # --show has drawn every state of the line
