@@ -17,7 +17,7 @@ import attrs
 
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, clip, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
-from .cli_search import add_parsers, check_depth, check_heuristic, print_view
+from .cli_search import add_from, add_parsers, check_depth, check_heuristic, print_view, started_json
 from .cli_sweep import sweep
 from .lint import (dead_ends, endless, joined, partial_tables, reversed_ranges, stale_labels, unapplied,
                    unread_fields, unread_lets, unreached, unused)
@@ -26,6 +26,7 @@ from .game import fraction_text
 from .scored import reads_scored
 from .policy_file import PolicyFile
 from .outputs import CannotWrite, NewFile
+from .start_state import start_from
 from .progress import ProgressBar
 from .frame_room import with_room
 from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings, parse_settings,
@@ -534,7 +535,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     seconds = time.perf_counter() - t0
     names = game.player_names
     out = {
-        "game": game.title, "set": settings_given(args.set),
+        "game": game.title, "set": settings_given(args.set), **started_json(args),
         "method": "exhaustive",
         "paths_per_depth": sol.paths_per_depth,
         "distinct_states": sol.distinct_states,
@@ -761,7 +762,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
                              f"value iteration, so they are no fixed point{grows}; --depth N solves the first N moves")
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
-    out = {"game": game.title, "set": settings_given(args.set), "method": "value iteration",
+    out = {"game": game.title, "set": settings_given(args.set), **started_json(args), "method": "value iteration",
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),
@@ -786,6 +787,7 @@ def _with_invariants(args) -> tuple:
     """The game, the --invariant texts and their (declaration, state -> bool) pairs; the pairs are
     None once the errors of a text that does not check are printed (a usage error, with a caret)."""
     game = load_game(args.file, parse_settings(args.set))
+    start_from(game, getattr(args, "start", None))
     texts = args.invariant or []
     try:
         return game, texts, command_line_predicates(game, texts)
@@ -907,6 +909,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one more invariant, checked in every state the solve goes through (repeatable)")
     s.add_argument("--moves", action="store_true",
                    help="print the value after each move (or chance outcome) of the initial state")
+    add_from(s)
     s.set_defaults(run=cmd_solve)
     c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")
     c.add_argument("file", metavar="FILE")

@@ -17,6 +17,7 @@ from .load import (command_line_measures, command_line_predicates, load_game, pa
                    titled)
 from .plots import best_score_curve, check_plot_target
 from .policy_file import POLICY_AGENT, policy_agent
+from .start_state import start_from
 from .progress import ProgressBar
 from .runtime import plain_number
 from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options,
@@ -36,6 +37,7 @@ def add_parsers(sub):
     s.add_argument("--plot", metavar="FILE.png", help="draw the best score against forward-model calls")
     s.add_argument("--show", action="store_true",
                    help="print the states along the best line through the file's view (--json: a view in each step)")
+    add_from(s)
     s.set_defaults(run=cmd_search)
     p = sub.add_parser("play", help="play whole games between agents; win rates or scores")
     _common(p)
@@ -67,12 +69,14 @@ def add_parsers(sub):
                    help=f"stop a game after N moves and score it as it stands (default {PLAY_MAX_MOVES:,}, "
                         "for games that can go on forever)")
     _algorithm_options(p)
+    add_from(p)
     p.set_defaults(run=cmd_play)
     t = sub.add_parser("stats", help="legal moves per decision and distinct states by depth")
     _common(t)
     t.add_argument("--depth", type=int, default=None, metavar="N", help="deepest depth to report")
     t.add_argument("--samples", type=int, default=1000,
                    help="random playouts once a depth is too big to enumerate (default 1000)")
+    add_from(t)
     t.set_defaults(run=cmd_stats)
 
 
@@ -257,8 +261,19 @@ def _algorithm(name: str) -> str:
                                      + f"expected one of {', '.join(ALGORITHMS)}")
 
 
+def started_json(args) -> dict:
+    """`from` for --json: the state file a run started from, where it was given."""
+    return {"from": args.start} if getattr(args, "start", None) is not None else {}
+
+
+def add_from(p) -> None:
+    p.add_argument("--from", dest="start", metavar="STATE.json",
+                   help="start from this state instead of the file's initial one (a state as --json prints it)")
+
+
 def _load(args):
     game = load_game(args.file, parse_settings(args.set))
+    start_from(game, getattr(args, "start", None))
     if hasattr(args, "width"):
         _check_arguments(args, game)
     return game
@@ -284,7 +299,7 @@ def cmd_search(args) -> int:
     seconds = time.perf_counter() - t0
     chance = CHANCE_STEPS[args.algo] if any(game.chance_steps(r.best_line)) else None
     out = {
-        "game": game.title, "set": settings_given(args.set), "algo": args.algo, "seed": args.seed,
+        "game": game.title, "set": settings_given(args.set), **started_json(args), "algo": args.algo, "seed": args.seed,
         "budget": args.budget,
         "heuristic": opts.heuristic,
         "best_score": None if r.best_score is None else plain_number(r.best_score),
@@ -531,7 +546,7 @@ def cmd_play(args) -> int:
             end.pop("measures", None)
         print(json.dumps({"game": game.title, "games": args.games, "first_game": args.first_game,
                           "budget": args.budget, "seed": args.seed, "agent_seed": args.agent_seed, "set": settings,
-                          "seconds": round(seconds, 3), "agents": rows,
+                          **started_json(args), "seconds": round(seconds, 3), "agents": rows,
                           **({"by_seat": [{"seat": game.player_names[p], **_row(t)} for p, t in by_seat]}
                              if several else {}),
                           **({"shown": shown} if args.show else {}),
@@ -659,7 +674,7 @@ def cmd_stats(args) -> int:
     status = 130 if interrupted else 0
     cut = args.depth is None and bool(rows) and rows[-1].depth == depth and rows[-1].states > rows[-1].ended
     if args.json:
-        print(json.dumps({"game": game.title, "set": settings_given(args.set), "depths": [
+        print(json.dumps({"game": game.title, "set": settings_given(args.set), **started_json(args), "depths": [
             {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions, "chance": r.chance,
              "moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max,
              "ended": r.ended} for r in rows], "stopped": cut, "interrupted": interrupted,

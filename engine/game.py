@@ -234,6 +234,10 @@ class CompiledGame:
         self._memo_limit = n
         self.compiler.remember_defs(n > 0)
 
+    def start_at(self, s: tuple) -> None:
+        """Make s the initial state (`--from`): a state of this game, as engine/start_state.py reads one."""
+        self._initial = s
+
     # ---------------- protocol ----------------
     def initial_state(self) -> tuple:
         return self._initial

@@ -379,6 +379,8 @@ def settings_given(pairs) -> list:
 
 
 def titled(game, pairs) -> str:
-    """The game's title, with the parameters set on the command line: `Pig (target=10)`."""
+    """The game's title, with the parameters set on the command line and the state it starts from
+    if not its own: `Pig (target=10) from state.json`."""
     settings = settings_given(pairs)
-    return game.title + (f" ({', '.join(settings)})" if settings else "")
+    start = getattr(game, "started_from", None)
+    return game.title + (f" ({', '.join(settings)})" if settings else "") + (f" from {start}" if start else "")

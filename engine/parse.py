@@ -181,7 +181,9 @@ def _misspelt_keyword(text: str, token: Token, expected: list) -> tuple:
     return None, None
 
 
-_HABITS = {"&": "write `and` for both", "|": "write `or` for either of two conditions, and `either { A } or { B }` for a choice of steps", "!": "write `not` to negate",
+_HABITS = {"&": "write `and` for both",
+           "|": "write `or` for either of two conditions, and `either { A } or { B }` for a choice of steps",
+           "!": "write `not` to negate",
            ";": "no ';' is needed: a statement ends where the next one begins, also on the same line",
            "'": "strings are written in double quotes: \"...\"", "elif": "write `else if`",
            "/": "numbers in rules are whole: `a // b` divides and rounds down", "≤": "write `<=`", "≥": "write `>=`",

@@ -1,0 +1,142 @@
+"""`--from FILE.json`: a state written as the engine writes states in JSON (`state_json`), read
+back as the state a command starts from instead of the file's initial one."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from . import model as m
+from . import runtime as rt
+from . import types as T
+from .diagnostics import UsageError, clip
+
+
+def start_from(game, path: Optional[str]) -> None:
+    """Make the state in `path` (see read_start) the game's initial state; nothing for None. A state
+    that breaks one of the file's invariants is refused."""
+    if path is None:
+        return
+    s = read_start(game, path)
+    broken = game.broken_invariants(s)
+    if broken:
+        raise UsageError(f"--from {path}: the state breaks the invariant at {broken[0].span}")
+    game.start_at(s)
+    game.started_from = path
+
+
+def read_start(game, path: str):
+    """The state in the JSON file `path`: a state object as `solve --json`, `--policy` and `check`
+    print one (`{"field": value, ..., "to_move": P}`), or an object holding one under `state` (a
+    step of a best line, a line of a policy). Every field must be given, with a value of its type
+    (and range); `to_move` too where there are several players. A usage error says what is wrong."""
+    flag = f"--from {path}"
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise UsageError(f"{flag}: cannot read the file ({e.strerror})") from None
+    except ValueError as e:
+        raise UsageError(f"{flag}: not JSON ({e})") from None
+    if isinstance(data, dict) and isinstance(data.get("state"), dict):
+        data = data["state"]
+    if not isinstance(data, dict):
+        raise UsageError(f"{flag}: expected an object of the state's fields, as solve --json prints one")
+    ck, c = game.checker, game.compiler
+    names = [f.name for f in ck.fields]
+    extra = sorted(set(data) - set(names) - {"to_move"})
+    missing = [n for n in names if n not in data]
+    if extra or missing:
+        raise UsageError(f"{flag}: " + "; ".join(
+            ([f"no field {', '.join(extra)} in {game.title}"] if extra else [])
+            + ([f"the fields {', '.join(missing)} are missing"] if missing else []))
+            + f" (its fields: {', '.join(names)})")
+    reader = _Reader(c, ck, flag)
+    env = c.blank_env()
+    values = []
+    for f in ck.fields:
+        v = reader.value(data[f.name], f.type, f.name)
+        t = f.decl.type
+        if isinstance(t, m.RangeType):
+            lo, hi = (c.expr(b)(env) for b in (t.lo, t.hi))
+            if not lo <= v <= hi:
+                raise UsageError(f"{flag}: field {f.name}: {v} is outside its range {lo}..{hi}")
+        values.append(v)
+    mover = 0
+    if game.num_players > 1:
+        who = data.get("to_move")
+        if who not in game.player_names:
+            raise UsageError(f"{flag}: to_move: expected the player to move, one of {', '.join(game.player_names)}, "
+                             f"got {clip(json.dumps(who), 60)}")
+        mover = game.player_names.index(who)
+    return tuple(values) + (mover, 0)  # no `once` trigger has fired
+
+
+class _Reader:
+    """JSON values read back by their types, as runtime.to_json wrote them."""
+
+    def __init__(self, compiler, checker, flag: str):
+        self.c, self.ck, self.flag = compiler, checker, flag
+        self._tiles: dict = {}
+
+    def fail(self, where: str, want: str, got):
+        raise UsageError(f"{self.flag}: field {where}: expected {want}, got {clip(json.dumps(got), 60)}")
+
+    def value(self, v, t: tuple, where: str):
+        head = t[0]
+        if t == T.BOOL:
+            return v if isinstance(v, bool) else self.fail(where, "true or false", v)
+        if t == T.INT:
+            return v if isinstance(v, int) and not isinstance(v, bool) else self.fail(where, "a whole number", v)
+        if t == T.STR:
+            return v if isinstance(v, str) else self.fail(where, "a string", v)
+        if head == "enum":
+            value = self.c.enum_values.get((t[1], v)) if isinstance(v, str) else None
+            names = ", ".join(n for (e, n) in self.c.enum_values if e == t[1])
+            return value if value is not None else self.fail(where, f"one of {names}", v)
+        if head == "record":
+            return self.record(v, t[1], where)
+        if head == "tile":
+            return self.tile(v, t[1], where)
+        if head in T.COLLECTIONS or head == "tuple":
+            if not isinstance(v, list):
+                self.fail(where, f"a list of {T.show(t[1]) if head != 'tuple' else 'values'}", v)
+            if head == "tuple":
+                if len(v) != len(t[1]):
+                    self.fail(where, f"{len(t[1])} values", v)
+                return tuple(self.value(x, u, f"{where}[{i}]") for i, (x, u) in enumerate(zip(v, t[1])))
+            items = [self.value(x, t[1], f"{where}[{i}]") for i, x in enumerate(v)]
+            return tuple(items) if head == "list" else frozenset(items) if head == "set" else rt.Bag(items)
+        if head == "map":
+            if isinstance(v, dict):
+                pairs = list(v.items())
+            elif isinstance(v, list) and all(isinstance(p, list) and len(p) == 2 for p in v):
+                pairs = [tuple(p) for p in v]
+            else:
+                return self.fail(where, "a map: an object, or a list of [key, value] pairs", v)
+            return rt.FrozenMap((self.value(k, t[1], f"{where} key"), self.value(x, t[2], f"{where}[{k}]"))
+                                for k, x in pairs)
+        raise UsageError(f"{self.flag}: field {where}: a value of type {T.show(t)} cannot be read from JSON")
+
+    def record(self, v, name: str, where: str):
+        cls = self.c.record_classes[name]
+        if cls is rt.Cell:
+            if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v)):
+                self.fail(where, "a cell, [row, column]", v)
+            return rt.Cell(tuple(v))
+        fields = self.ck.records[name]
+        if not isinstance(v, dict) or set(v) != {f for f, _ in fields}:
+            self.fail(where, f"a {name}: an object of {', '.join(f for f, _ in fields)}", v)
+        return cls(tuple(self.value(v[f], u, f"{where}.{f}") for f, u in fields))
+
+    def tile(self, v, name: str, where: str):
+        """A tile as JSON writes it, its name and labels (`curve_highway [_ road road _]`)."""
+        if name not in self._tiles:
+            found: dict = {}
+            for sym in self.ck.globals.values():
+                if sym.kind == "const" and sym.type == ("tile", name):
+                    for o in self.c.const_value(sym).orientations():
+                        found.setdefault(rt.format_value(o), o)
+            self._tiles[name] = found
+        tile = self._tiles[name].get(v) if isinstance(v, str) else None
+        return tile if tile is not None else self.fail(where, f"a {name} as JSON writes it, such as "
+                                                              f"{next(iter(self._tiles[name]), '?')!r}", v)

@@ -1,0 +1,82 @@
+"""`--from STATE.json`: commands start from a state written as the engine writes states in JSON."""
+import json
+
+import pytest
+
+from conftest import run_engine
+
+TTT = "rules/tictactoe.rules"
+
+
+def position(tmp_path, marks: dict, to_move: str, name: str = "state.json", **extra):
+    """A tic-tac-toe state as solve --json writes one: marks as [[row, col], player] pairs."""
+    path = tmp_path / name
+    path.write_text(json.dumps({"marks": [[[r, c], p] for (r, c), p in marks.items()], "to_move": to_move,
+                                **extra}))
+    return path
+
+
+def test_solve_from_a_position_values_it_as_worked_out_by_hand(tmp_path):
+    # X . .     by hand: X to move completes the diagonal at (2, 2), O to move completes the bottom row
+    # . X .     there: the player to move wins at once, whichever it is
+    # O O .
+    marks = {(0, 0): "X", (1, 1): "X", (2, 0): "O", (2, 1): "O"}
+    for mover, value in (("X", [1, -1]), ("O", [-1, 1])):
+        out = json.loads(run_engine("solve", TTT, "--from", position(tmp_path, marks, mover), "--json").stdout)
+        assert out["value"] == value and out["from"] == str(tmp_path / "state.json")
+        assert [step["move"] for step in out["best_line"][1:]] == [f"{mover} at (2, 2)"]  # the win is at once
+        assert out["distinct_states"] > 1
+
+
+def test_stats_and_play_start_from_the_position(tmp_path):
+    # five marks made, O to move: four empty squares, so four moves at depth 0 (by hand)
+    marks = {(0, 0): "X", (0, 1): "O", (1, 1): "O", (1, 0): "X", (2, 1): "X"}
+    path = position(tmp_path, marks, "O")
+    out = json.loads(run_engine("stats", TTT, "--from", path, "--json").stdout)
+    assert (out["depths"][0]["states"], out["depths"][0]["moves_min"], out["depths"][0]["moves_max"]) == (1, 4, 4)
+    played = json.loads(run_engine("play", TTT, "--from", path, "--agents", "random", "--games", "3", "--show",
+                                   "--json").stdout)
+    assert all(end["view"].startswith("XO") for end in played["shown"])  # every game began from the marks
+    assert played["from"] == str(path)
+
+
+def test_a_step_of_a_best_line_or_a_policy_line_is_read_by_its_state(tmp_path):
+    out = json.loads(run_engine("solve", TTT, "--json").stdout)
+    step = out["best_line"][3]  # after three moves
+    (tmp_path / "step.json").write_text(json.dumps(step))
+    again = json.loads(run_engine("solve", TTT, "--from", tmp_path / "step.json", "--json").stdout)
+    assert again["value"] == out["value"]  # a state on the best line has the game's value
+    assert [s["move"] for s in again["best_line"][1:]] == [s["move"] for s in out["best_line"][4:]]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"marks": [], "to_move": "Z"}', "to_move: expected the player to move, one of X, O, got \"Z\""),
+    ('{"marks": []}', "to_move: expected the player to move, one of X, O, got null"),
+    ('{"marks": [[[0, 0], "Q"]], "to_move": "X"}', "field marks[[0, 0]]: expected one of X, O, got \"Q\""),
+    ('{"marks": [[[0], "X"]], "to_move": "X"}', "field marks key: expected a cell, [row, column], got [0]"),
+    ('{"marks": 3, "to_move": "X"}', "field marks: expected a map: an object, or a list of [key, value] pairs, "
+                                     "got 3"),
+    ('{"to_move": "X"}', "the fields marks are missing (its fields: marks)"),
+    ('{"marks": [], "mark": [], "to_move": "X"}', "no field mark in Tic-tac-toe (its fields: marks)"),
+    ('[1, 2]', "expected an object of the state's fields, as solve --json prints one"),
+    ('{"marks": [', "not JSON (Expecting value: line 1 column 12 (char 11))"),
+    ('{"marks": [[[0, 0], "X"], [[0, 1], "X"], [[0, 2], "X"], [[1, 0], "O"], [[1, 1], "O"], [[1, 2], "O"]], '
+     '"to_move": "X"}', "the state breaks the invariant at rules/tictactoe.rules:30:1"),
+])
+def test_a_state_that_is_not_one_of_the_game_is_a_usage_error_saying_why(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    r = run_engine("solve", TTT, "--from", path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == f"error: --from {path}: {message}\n"
+
+
+def test_a_field_outside_its_range_is_refused(tmp_path):
+    rules = tmp_path / "count.rules"
+    rules.write_text('state { n: 0..5 = 0 }\naction up "up" { n += 1 }\nturn { up }\nterminal n == 5\nscore n\n')
+    (tmp_path / "s.json").write_text('{"n": 7}')
+    r = run_engine("solve", rules, "--from", tmp_path / "s.json")
+    assert r.stderr == f"error: --from {tmp_path / 's.json'}: field n: 7 is outside its range 0..5\n"
+    (tmp_path / "s.json").write_text('{"n": 3}')
+    out = json.loads(run_engine("solve", rules, "--from", tmp_path / "s.json", "--json").stdout)
+    assert out["paths_per_depth"] == [1, 1, 1] and out["best_score"] == 5  # by hand: 3 -> 4 -> 5
