@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import argparse
 import functools
-import re
 import json
 import math
 import random
+import re
 import time
+from itertools import combinations
 from typing import Callable, Optional
 
 from .diagnostics import RuleErrors, UsageError, counted, did_you_mean
@@ -378,8 +379,6 @@ def _play_setup(args) -> tuple:
     if same_games and len(set(specs)) < len(specs):
         raise UsageError(f"--agents {args.agents}: an agent given twice would play the same games the same way "
                          "(--agent-seed S gives it other draws of its own, in another run)")
-    if len(agents) > game.num_players and not same_games:
-        raise UsageError(f"--agents {args.agents}: {len(agents)} agents for {counted(game.num_players, 'seat')}")
     if len(set(specs)) < len(specs):  # one agent against itself: its rows are told apart by the order given
         agents = [(f"{spec} ({i})" if specs.count(spec) > 1 else spec, agent)
                   for i, (spec, (_, agent)) in enumerate(zip(specs, agents), 1)]
@@ -405,7 +404,10 @@ def _play_setup(args) -> tuple:
             return {"player": None, "move": None, "view": game.view(s)}
         return {"player": "chance" if p == CHANCE else game.player_names[p], "move": game.describe(move),
                 "view": game.view(s)}
-    runs = [[a] for a in agents] if same_games else [agents]
+    # one player: each agent alone; more agents than seats: a run for each group of as many as there are
+    # seats (two players: every pairing), the seats rotating in each
+    runs = [[a] for a in agents] if same_games else [list(c) for c in combinations(agents, game.num_players)] \
+        if len(agents) > game.num_players else [agents]
     return game, runs, same_games, texts, summary, (line if args.show == "moves" else None)
 
 
@@ -433,6 +435,15 @@ def _by_seat(game, shown: list, names: list) -> list:
         for p, a in enumerate(end["seats"]):
             tallies[p, a].add(end["returns"], p)
     return [(p, t) for (p, _), t in tallies.items() if t.games]
+
+
+def _summed(name: str, parts: list) -> Tally:
+    """One agent's tally over the runs of a round robin."""
+    t = Tally(name)
+    for part in parts:
+        t.wins, t.draws, t.losses = t.wins + part.wins, t.draws + part.draws, t.losses + part.losses
+        t.scores += part.scores
+    return t
 
 
 def _row(t: Tally) -> dict:
@@ -490,10 +501,11 @@ def cmd_play(args) -> int:
     t0 = time.perf_counter()
     shown: list = []
     several = game.num_players > 1
-    names = [name for name, _ in runs[0]]
+    names = list(dict.fromkeys(name for run in runs for name, _ in run))  # every agent, in the order given
+    round_robin = several and len(runs) > 1
 
-    def show(g, end, agent):
-        seated = [names[a] for a in seats(g, game.num_players, len(names))] if several else None
+    def show(g, end, agent, run_names):
+        seated = [run_names[a] for a in seats(g, game.num_players, len(run_names))] if several else None
         shown.append({**end, "agent": agent} if same_games else {**end, "seats": seated} if several else end)
         if args.show and not args.json:
             bar.close()
@@ -518,12 +530,18 @@ def cmd_play(args) -> int:
             played.append(0)
             tallies += play(game, run, games=args.games, budget=args.budget, rng=random.Random(args.seed),
                             max_moves=max_moves, progress=lambda done, total, i=i: progress(i, done),
-                            jobs=args.jobs, show=lambda g, end, a=run[0][0]: show(g, end, a), summary=summary,
+                            jobs=args.jobs, show=lambda g, end, a=run[0][0], r=[n for n, _ in run]: show(g, end, a, r),
+                            summary=summary,
                             first=args.first_game - 1, agent_seed=args.agent_seed,
                             rebuild=functools.partial(_play_run, vars(args), i), stop=stop.is_set, line=line)
     bar.close()
     interrupted = stop.is_set()  # a run asked to stop plays one game at least; the runs after it none
     seconds = time.perf_counter() - t0
+    pairings = []  # round robin: each run's agents and their tallies in it; the tallies then summed by agent
+    if round_robin:
+        n = game.num_players
+        pairings = [(tallies[k:k + n]) for k in range(0, len(tallies), n)]
+        tallies = [_summed(name, parts) for name in names if (parts := [t for t in tallies if t.name == name])]
     rows = [{**_row(t), "scores": [plain_number(x) for x in t.scores]} if several else
             {**_row(t), "wins": None, "draws": None, "losses": None, "scores": [plain_number(x) for x in t.scores]}
             for t in tallies]
@@ -551,13 +569,16 @@ def cmd_play(args) -> int:
                              if several else {}),
                           **({"shown": shown} if args.show else {}),
                           **({"measures": measured} if texts else {}), **({"paired": paired} if same_games else {}),
+                          **({"pairings": [[_row(t) for t in run] for run in pairings]} if round_robin else {}),
                           **({"against": {"file": earlier.path, "agent": earlier.agent, "budget": earlier.budget,
                                           "agent_seed": earlier.agent_seed, "paired": against}} if earlier else {}),
                           "stopped": stopped, "interrupted": interrupted}))
         return 130 if interrupted else 0
     numbers = f" ({args.first_game}-{args.first_game + args.games - 1})" if args.first_game > 1 else ""
     mixed = f", agent seed {args.agent_seed}" if args.agent_seed else ""
-    each = ", each agent on the same games" if same_games else ""
+    each = ", each agent on the same games" if same_games else \
+        f" for each of the {len(runs)} {'pairings' if game.num_players == 2 else 'groups'} of agents" \
+        if round_robin else ""
     print(f"{titled(game, args.set)}: {args.games} game{'s' if args.games != 1 else ''}{numbers}{each}, "
           f"{args.budget:,} forward-model calls per decision"
           f"{' (an agent with budget=N: N)' if re.search(r':budget=', args.agents) else ''}, "
@@ -577,12 +598,19 @@ def cmd_play(args) -> int:
         if len(tallies) < game.num_players:
             print(f"  (fewer agents than the {game.num_players} players: an agent plays several seats of a game, "
                   "each counted as a game of its own)")
+        if round_robin:
+            print("  (a round robin: each agent's games in every " + ("pairing" if game.num_players == 2 else "group")
+                  + ", summed; each below)")
         seat_width = max(4, *(len(name) for name in game.player_names))
         print(f"  by seat:\n  {'seat':<{seat_width}} {'agent':<{w}} {'games':>6} {'wins':>6} {'draws':>6} "
               f"{'losses':>6}  {'win rate':<15} mean score")
         for p, t in by_seat:
             print(f"  {game.player_names[p]:<{seat_width}} {t.name:<{w}} {t.games:>6} {t.wins:>6} {t.draws:>6} "
                   f"{t.losses:>6}  {t.win_rate:.2f} ({t.win_rate_stderr:.2f})    {t.mean:.2f} ({t.stderr:.2f})")
+        for run in pairings:
+            tied = run[0].games - sum(t.wins for t in run)  # games won by no one alone
+            print(f"  {' against '.join(t.name for t in run)}: "
+                  + ", ".join(f"{t.name} won {t.wins}" for t in run) + f", {tied} drawn")
     else:
         print(f"  {'agent':<{w}} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for t, row in zip(tallies, rows):

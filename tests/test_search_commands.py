@@ -161,9 +161,24 @@ def test_an_option_no_chosen_algorithm_takes_is_a_usage_error_naming_those_that_
     assert f"{flag}:" in msg and "ignored" in msg and takers in msg.split("(it is for")[1]
 
 
-def test_more_agents_than_seats_is_a_usage_error():
-    msg = one_line(usage_error("play", "rules/tictactoe.rules", "--agents", "mcts,random,osla", "--games", "1"))
-    assert msg == "error: --agents mcts,random,osla: 3 agents for 2 seats\n"
+def test_more_agents_than_seats_play_every_pairing_as_it_would_be_played_alone():
+    flags = ["--games", "6", "--budget", "100", "--seed", "3", "--json"]
+    whole = json.loads(run_engine("play", "rules/tictactoe.rules", "--agents", "mcts,random,osla", *flags).stdout)
+    pairs = [("mcts", "random"), ("mcts", "osla"), ("random", "osla")]
+    alone = [json.loads(run_engine("play", "rules/tictactoe.rules", "--agents", ",".join(pair), *flags).stdout)
+             for pair in pairs]
+    assert [[t["name"] for t in run] for run in whole["pairings"]] == [list(pair) for pair in pairs]
+    for run, one in zip(whole["pairings"], alone):  # each pairing is the run of its two agents alone
+        assert run == [{k: v for k, v in t.items() if k != "scores"} for t in one["agents"]]
+    for agent in whole["agents"]:  # each agent's row sums its two pairings
+        mine = [t for run in whole["pairings"] for t in run if t["name"] == agent["name"]]
+        assert [agent[k] for k in ("games", "wins", "draws", "losses")] == \
+            [sum(t[k] for t in mine) for k in ("games", "wins", "draws", "losses")] and agent["games"] == 12
+    text = run_engine("play", "rules/tictactoe.rules", "--agents", "mcts,random,osla", *flags[:-1]).stdout
+    assert "6 games for each of the 3 pairings of agents" in text
+    one = alone[0]["agents"]
+    drawn = 6 - one[0]["wins"] - one[1]["wins"]
+    assert f"  mcts against random: mcts won {one[0]['wins']}, random won {one[1]['wins']}, {drawn} drawn\n" in text
 
 
 ROLLS = """game "three rolls"
