@@ -90,7 +90,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     root = game.initial_state()
     if max_depth is None:
         value, line, memo, dead = _values(game, root, None, max_states, valued, rng, decided, visit)
-        key, banked = _split(game)
+        key, banked = key_and_totals(game)
         paths, states, ends, outcomes = _paths_through(memo, (key(root), 0), progress)
         # with totals set aside, the ends of merged states hold what was still to come, not a return
         return Solution(paths, states, ends, outcomes if banked is None else {}, value, line, True, len(dead),
@@ -144,9 +144,9 @@ def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int], leaf: O
     if game.is_terminal(root) or not _has_ways(game, root):
         return ()
     depth = None if max_depth is None else 1
-    key, banked = _split(game, leaf)
+    key, banked = key_and_totals(game, leaf)
     entries = [(m, t, memo.get((key(t), depth or 0)), p) for m, t, p in _children(game, root)]
-    return tuple((m, e[0] if banked is None else _plus(e[0], banked(t)), p) for m, t, e, p in entries
+    return tuple((m, e[0] if banked is None else plus(e[0], banked(t)), p) for m, t, e, p in entries
                  if isinstance(e, tuple))
 
 
@@ -180,7 +180,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     # nothing but its returns reads: the memo is keyed by the future key and holds the values less
     # the totals so far, which are added back to the values given out.
     memo: dict = {}
-    key, banked = _split(game, leaf)
+    key, banked = key_and_totals(game, leaf)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     moves: list = []  # the line to the state being valued
@@ -195,7 +195,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             if hit.__class__ is int:
                 raise Cycle(f"a state comes back after {len(moves) - hit} moves")
             v, _, length, _, k = hit
-            return (v if banked is None else _plus(v, banked(s))), length, k
+            return (v if banked is None else plus(v, banked(s))), length, k
         if max_depth is None and len(moves) >= LINE_LIMIT:
             raise Endless(list(moves))
         if len(memo) >= max_states:  # those valued and those on the line to s
@@ -209,7 +209,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             dead.add(k[0])
         if not ways or (max_depth is not None and depth >= max_depth):  # an end, or where the lines stop
             v = tuple(game.returns(s)) if not ways or leaf is None else tuple(leaf(s))
-            memo[k] = (v if banked is None else _less(v, banked(s)), None, 0, (), k)
+            memo[k] = (v if banked is None else less(v, banked(s)), None, 0, (), k)
             return v, 0, k
         children = [(m, game.apply(s, m), p) for m, p in ways] if player == CHANCE else \
             [(m, game.apply(s, m), None) for m in ways]
@@ -225,7 +225,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         if children[0][2] is not None:
             v = tuple(sum(p * x[i] for (_, _, p), (x, _, _) in zip(children, vals)) for i in range(game.num_players))
             length = 1 + sum(p * n for (_, _, p), (_, n, _) in zip(children, vals))
-            memo[k] = (v if banked is None else _less(v, banked(s)), None, length, kids, k)
+            memo[k] = (v if banked is None else less(v, banked(s)), None, length, kids, k)
             return v, length, k
         top = max(v[player] for v, _, _ in vals)
         close = TIE * max(1.0, abs(top))  # values as good: equal but for the rounding of sums of chances
@@ -234,7 +234,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         # winning: the soonest end; else the latest; whichever of the tied moves is listed first
         best_i = min(winning, key=lambda i: vals[i][1]) if winning else min(tied, key=lambda i: -vals[i][1])
         best, length, _ = vals[best_i]
-        memo[k] = (best if banked is None else _less(best, banked(s)), best_i, length + 1, kids, k)
+        memo[k] = (best if banked is None else less(best, banked(s)), best_i, length + 1, kids, k)
         if decided is not None:
             decided(s, children[best_i][0], best, k[1] if max_depth is not None else None)
         return best, length + 1, k
@@ -266,7 +266,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     return v, line, memo, dead
 
 
-def _split(game: Game, leaf: Optional[Callable] = None) -> tuple:
+def key_and_totals(game: Game, leaf: Optional[Callable] = None) -> tuple:
     """(the memo key of a state, its totals so far or None): `future_key` and `banked` where the
     game has them, else its key alone; its key alone too where the lines stop at `leaf`'s values
     (a heuristic, which may read the totals otherwise than the score adds them)."""
@@ -274,11 +274,11 @@ def _split(game: Game, leaf: Optional[Callable] = None) -> tuple:
     return (game.key, None) if future is None or leaf is not None else (future, game.banked)
 
 
-def _plus(a: tuple, b: tuple) -> tuple:
+def plus(a: tuple, b: tuple) -> tuple:
     return tuple(x + y for x, y in zip(a, b))
 
 
-def _less(a: tuple, b: tuple) -> tuple:
+def less(a: tuple, b: tuple) -> tuple:
     return tuple(x - y for x, y in zip(a, b))
 
 

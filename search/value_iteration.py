@@ -7,7 +7,7 @@ import attrs
 
 from .protocol import CHANCE, Game
 from .budget import draw
-from .solve import LINE_LIMIT, MAX_STATES, TooManyStates, _less, _plus, _split
+from .solve import LINE_LIMIT, MAX_STATES, TooManyStates, key_and_totals, less, plus
 
 
 @attrs.frozen
@@ -51,7 +51,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     giving the moves of a shortest line from the initial state to it; what it raises ends it.
     """
     root = game.initial_state()
-    key, banked = _split(game)
+    key, banked = key_and_totals(game)
     index = {key(root): 0}
     states, kinds, links = [root], [], []
     dead = 0
@@ -74,13 +74,13 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
         if not ways:  # an end, or a dead end without moves
             dead += not terminal
             returns = tuple(game.returns(s))
-            kinds.append((_END, returns if banked is None else _less(returns, banked(s))))
+            kinds.append((_END, returns if banked is None else less(returns, banked(s))))
             links.append(())
             continue
         row, mean = [], None  # with totals, a chance step's expected reward
         for m, p in ways:
             t = game.apply(s, m)
-            r = None if banked is None else _less(banked(t), banked(s))  # what the step adds to the totals
+            r = None if banked is None else less(banked(t), banked(s))  # what the step adds to the totals
             if i == 1:
                 first_rewards.append(r)
             if chance and r is not None:
@@ -129,15 +129,15 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     first = tuple((m, values[j], p) for (m, p), (j, _) in zip(first_ways, links[0]))
     value = values[0]
     if banked is not None:  # the totals added back: the initial state's, and what each first way adds
-        value = _plus(value, banked(root))
-        first = tuple((m, _plus(_plus(v, r), banked(root)), p) for (m, v, p), r in zip(first, first_rewards))
+        value = plus(value, banked(root))
+        first = tuple((m, plus(plus(v, r), banked(root)), p) for (m, v, p), r in zip(first, first_rewards))
     return FixedPoint(len(states), value, line, comes_back, sweeps, change, change <= tolerance, dead, first)
 
 
 def _via(values: list, j: int, r: Optional[tuple]) -> tuple:
     """The values a move to state j gives its mover's state: j's, plus what the move adds to the
     totals (r) where the game sets them aside."""
-    return values[j] if r is None else _plus(values[j], r)
+    return values[j] if r is None else plus(values[j], r)
 
 
 ROUNDS = 20
@@ -173,7 +173,7 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
                 if improve:
                     best = v[who] + tolerance
                     for k, (j, r) in enumerate(link):
-                        if (x := values[j] if r is None else _plus(values[j], r))[who] > best:
+                        if (x := values[j] if r is None else plus(values[j], r))[who] > best:
                             c, v = k, x
                             best = v[who] + tolerance
                     policy[i] = c
