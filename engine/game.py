@@ -128,7 +128,7 @@ MERGED_SHOWN = 6
 """The values of one draw a merged chance outcome's label names, at most."""
 
 
-def merged_label(draws: tuple) -> str:
+def merged_label(draws: list) -> str:
     """The label of a chance outcome that the ways `draws` (each the labels of its draws, such as
     ("d = 2",)) lead to: one way's labels joined by " | "; for several ways that each draw one
     name, that name with its values (d = 2, 3 or 5); otherwise the first way's, with how many
@@ -444,8 +444,12 @@ class CompiledGame:
         def finish(env):
             self._pass(env)
             nxt = tuple(env[:n])
-            draws, w = merged.get(nxt, ((), 0))
-            merged[nxt] = (draws + (tuple(env[n]),), w + env[n + 1])
+            got = merged.get(nxt)
+            if got is None:
+                merged[nxt] = [[tuple(env[n])], env[n + 1]]
+            else:
+                got[0].append(tuple(env[n]))
+                got[1] += env[n + 1]
 
         with guard(span, "the chance block"):
             block(self.env(s), finish)
