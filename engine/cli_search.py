@@ -328,7 +328,10 @@ def cmd_search(args) -> int:
                  "(the budget was not spent: every line was dropped by --filter or stopped at a dead end)"
                  if emptied else "within the budget")
               + (f": the beam went {counted(r.iterations, 'layer')} deep (a smaller --width goes deeper on the same "
-                 "budget)" if args.algo == "beam" and not (interrupted or spare or emptied) else ""))
+                 "budget)" if args.algo == "beam" and not (interrupted or spare or emptied) else
+                 f" ({counted(r.iterations, 'iteration')}): a random line that goes round without end spends the "
+                 "budget; --depth N stops such lines after N moves" if depth in (None, "end") and not interrupted
+                 and args.algo in ("mcts", "random-walk", "flat-mc") else ""))
         return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
     if chance:

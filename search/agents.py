@@ -123,7 +123,8 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
     """The best line from state: one run of a line planner, or, for agents that decide move
     by move, their decisions played out, each with an equal share of the budget left
     (the length of the game estimated by one random line first). Asked by `progress` to stop,
-    they stop deciding: the line is then no result unless it has ended."""
+    they stop deciding, and so they do once the budget is spent (a game that can go round need
+    not end): the line is then no result unless it has ended."""
     agent = make_agent(name, opts)
     if name in LINE_PLANNERS:
         return agent(game, state, budget=budget, rng=rng, progress=progress)
@@ -138,7 +139,7 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
     length = len(_probe(fm, state, rng))
     s, line, memory = state, [], None
     while not fm.ended(s):
-        if fm.stopped:
+        if fm.spent:
             return fm.result()
         if fm.is_chance(s):
             m, s = fm.sample_chance(s, rng)
@@ -157,7 +158,12 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
 
 
 def _probe(fm: Budgeted, state, rng) -> list:
+    """A random line from state, to estimate the moves left; its calls are the run's, but not its
+    line, which the agent did not play. It takes at most a quarter of the budget, so that a line
+    that goes round leaves the decisions the rest."""
+    probe = Budgeted(fm.game, state, None if fm.budget is None else max(1, fm.budget // 4))
     line: list = []
-    rollout(fm, state, rng, line)
+    rollout(probe, state, rng, line)
+    fm.calls += probe.calls
     return line
 

@@ -173,12 +173,13 @@ def player_at(game: Game, s) -> int:
 
 
 def rollout(fm: Budgeted, s, rng, line: list, depth: Optional[int] = None):
-    """Random moves (chance by weight) from s until an end or `depth` moves; appends to line.
+    """Random moves (chance by weight) from s until an end, `depth` moves, or the budget spent (a
+    game whose random lines can go round for ever would else never stop); appends to line.
 
     Returns the last state; a line that ends is recorded with fm.finish.
     """
     steps = 0
-    while (depth is None or steps < depth) and not fm.game.is_terminal(s):
+    while (depth is None or steps < depth) and not fm.spent and not fm.game.is_terminal(s):
         if fm.is_chance(s):
             m, s = fm.sample_chance(s, rng)
         else:

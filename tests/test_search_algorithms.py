@@ -515,3 +515,47 @@ def test_a_win_rate_has_the_standard_error_of_the_mean_of_its_wins():
     assert t.win_rate_stderr == pytest.approx(0.1)
     wins = Tally("w", scores=[1] + [0] * 9)
     assert wins.stderr == pytest.approx(t.win_rate_stderr)
+
+
+class Trap(OnePlayer):
+    """From the start, `win` ends the game (score 1) and `trap` leads to a state whose only move
+    comes back to it: a random line from the start goes round for ever half the time."""
+
+    def initial_state(self):
+        return "start"
+
+    def current_player(self, s):
+        return 0
+
+    def legal_moves(self, s):
+        return ["win", "trap"] if s == "start" else ["round"] if s == "trapped" else []
+
+    def chance_outcomes(self, s):
+        return ()
+
+    def apply(self, s, m):
+        return {"win": "won", "trap": "trapped", "round": "trapped"}[m]
+
+    def is_terminal(self, s):
+        return s == "won"
+
+    def returns(self, s):
+        return (1.0 if s == "won" else 0.0,)
+
+
+@pytest.mark.parametrize("algo", ALGORITHMS)
+@pytest.mark.parametrize("seed", range(4))
+def test_a_game_whose_random_lines_can_go_round_for_ever_ends_every_search_within_its_budget(algo, seed):
+    r = plan(Trap(), "start", algo, budget=1000, rng=random.Random(seed))
+    assert r.fm_calls <= 1000 + 50  # the budget, and at most what was under way (rhea: one generation's lines)
+    if r.best_line:  # a line found is one that ends with the win
+        assert [m for m, _ in r.best_line] == ["win"] and r.best_score == 1
+
+
+def test_a_move_by_move_search_reports_the_line_its_decisions_played_not_its_probe():
+    # osla values `a` by its end (1) and `b` by the score of B as it stands (0), so it plays `a`; the
+    # random line that first estimates the game's length may go `b`, `c` to 5, a line osla never played
+    tree = DictTree("S", {"a": {}, "b": {"c": {}}}, {"a": 1, "c": 5})
+    for seed in range(8):
+        r = plan(tree, "S", "osla", budget=100, rng=random.Random(seed))
+        assert ([m for m, _ in r.best_line], r.best_score) == (["a"], 1), seed
