@@ -211,15 +211,14 @@ def _line_to(found_by: list, i: int) -> list:
 
 def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: float, max_sweeps: int):
     """Of the moves as good for their mover (within tolerance), those after which the mover's value
-    is at least every other player's come first (as `solve` prefers a win), and of them each
-    state's policy takes the one that ends the game soonest (the first listed of those as quick;
-    where none of them ends, the first). The moves to an end are counted as a retrograde analysis
-    counts them: a mover with such moves (winning) by its quickest, one without (losing) by its
-    slowest, since it may hold out. So a winner's moves make progress against any defence,
-    instead of going round with a loser that shuffles; a loser's own move (no end could be worse
-    for it: a latest end could be no end at all here) is still the quickest. A chance step counts
-    by the mean of its outcomes. Sweeps of the moves to an end over those moves alone, from none
-    known, until no count changes by more than tolerance."""
+    is at least every other player's come first (as `solve` prefers a win). A mover with such
+    moves (winning) takes the one that ends the game soonest; one without (losing) holds out, as
+    in the exhaustive solve: the one that ends it latest, of those that end it at all (a latest
+    end could be no end here; none ending, the first). The first listed of moves as quick is
+    taken. The moves to an end are counted so too, as a retrograde analysis counts them, so a
+    winner's moves make progress against any defence instead of going round with a loser that
+    shuffles. A chance step counts by the mean of its outcomes. Sweeps of the moves to an end
+    over those moves alone, from none known, until no count changes by more than tolerance."""
     inf = float("inf")
     good = []  # each mover's moves as good, and whether it hurries (it is winning)
     for i, (kind, who) in enumerate(kinds):
@@ -250,7 +249,10 @@ def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: f
             break
     for i, chosen in enumerate(good):
         if chosen is not None:
-            policy[i] = min(chosen[0], key=lambda k: left[links[i][k][0]])
+            ks, hurries = chosen
+            ending = [k for k in ks if left[links[i][k][0]] < inf]
+            policy[i] = min(ks, key=lambda k: left[links[i][k][0]]) if hurries or not ending else \
+                max(ending, key=lambda k: left[links[i][k][0]])
 
 
 def _line(game: Game, states: list, kinds: list, links: list, policy: list, rng=None) -> tuple:

@@ -443,17 +443,17 @@ score for p: if p == A then 1 else -1
 
 def test_in_a_game_that_comes_round_the_winner_takes_the_moves_that_win_against_any_defence(tmp_path):
     # A wins whatever it does (B's stall only brings A back to move), so lure and press are as good.
-    # Lure ends soonest only if B resigns; B, losing either way, may hold out and stall, and a policy
+    # Lure ends soonest only if B resigns; B, losing either way, holds out and stalls, and a policy
     # that lured again would go round for ever. Counted as a retrograde analysis counts (the winner
-    # hurrying, the loser holding out), press wins in 3 moves and lure in none: A presses. B's own
-    # move, as for any mover without a win, is its quickest end: it resigns
+    # hurrying, the loser holding out), press wins in 3 moves and lure in none: A presses, and B at 1
+    # stalls (back to 0, where A then presses: 4 moves) rather than resign (1)
     path = tmp_path / "lure.rules"
     path.write_text(LURE)
     out = json.loads(run_engine("solve", path, "--json", "--policy", tmp_path / "lure.jsonl").stdout)
     assert out["method"] == "value iteration" and out["value"] == [1, -1]
     assert [step["move"] for step in out["best_line"][1:]] == ["press", "go on", "win"]
     moves = {line["state"]["at"]: line["move"] for line in map(json.loads, (tmp_path / "lure.jsonl").open())}
-    assert moves == {0: "press", 1: "resign", 2: "go on", 3: "win"}
+    assert moves == {0: "press", 1: "stall", 2: "go on", 3: "win"}
 
 
 def test_taking_entries_away_from_a_map_one_at_a_time_reaches_every_part_of_it(tmp_path):
@@ -710,18 +710,39 @@ score for p: if (p == B and winner == 1) or (p == C and winner == 2) then 1 else
 
 
 def test_value_iteration_gives_the_value_of_the_moves_its_line_and_policy_take(tmp_path):
-    # by hand: of A's moves, all worth 0 to A, crowning B ends soonest (one move), so B gets 1. The
-    # sweeps first keep A's first move, waiting, which gives C the point: the value printed was
-    # then C's win while the line crowned B
+    # A gets 0 whatever it does: of its moves, none is a win, so A holds out, as the exhaustive solve
+    # has a mover without a win do: it waits a move and crowns C (the latest end, 2 moves). The sweeps
+    # first keep A's first move; the value printed once told of another move than the line's. The
+    # same game without B's spin can come to no state again, and its exhaustive solve must agree
     path = tmp_path / "ties.rules"
     path.write_text(THREE_TIES)
     policy = tmp_path / "policy.jsonl"
     out = json.loads(run_engine("solve", path, "--json", "--policy", policy).stdout)
-    assert (out["method"], out["value"]) == ("value iteration", [0, 1, 0])
-    assert [s["move"] for s in out["best_line"]] == ["start", "A crowns 1"]
+    assert (out["method"], out["value"]) == ("value iteration", [0, 0, 1])
+    assert [s["move"] for s in out["best_line"]] == ["start", "A waits a move", "A crowns 2"]
     rows = {(r["state"]["stage"], r["state"]["to_move"]): r for r in map(json.loads, policy.read_text().splitlines())}
-    assert (rows[0, "A"]["move"], rows[0, "A"]["value"]) == ("A crowns 1", [0, 1, 0])
+    assert (rows[0, "A"]["move"], rows[0, "A"]["value"]) == ("A waits a move", [0, 0, 1])
     assert (rows[2, "B"]["move"], rows[2, "B"]["value"]) == ("B crowns 1", [0, 1, 0])  # not spinning for ever
+    path.write_text(THREE_TIES.replace('action spin "{current} spins" { require stage == 2  pass to current }\n', "")
+                    .replace(" or { spin }", ""))
+    dag = json.loads(run_engine("solve", path, "--json").stdout)
+    assert dag["method"] == "exhaustive"
+    assert (dag["value"], dag["best_line"][1:]) == (out["value"], out["best_line"][1:])
+
+
+def test_in_a_game_that_comes_round_the_loser_holds_out_as_long_as_it_can(tmp_path):
+    # a cop chases a robber along the path 0 - 1 - 2, each moving to a neighbour or staying. The
+    # robber at 2 with the cop at 1 is caught whatever it does: by hand, moving to 1 is caught at
+    # once, staying at 2 a move later (the cop steps to 2): the robber stays
+    path = tmp_path / "chase.rules"
+    path.write_text('players C, R\nconst g = graph([(0, 1), (1, 2)])\nstate { cop: int = 0  rob: int = 2 }\n'
+                    'action move "{current} to {n}" {\n    let at = if current == C then cop else rob\n'
+                    "    choose n in neighbours(g, at) + [at]\n    if current == C { cop = n } else { rob = n }\n}\n"
+                    "turn { move }\nterminal cop == rob\nscore for p: if p == C then 1 else -1\n")
+    (tmp_path / "at.json").write_text('{"cop": 1, "rob": 2, "to_move": "R"}')
+    out = json.loads(run_engine("solve", path, "--from", tmp_path / "at.json", "--json").stdout)
+    assert out["value"] == [1, -1]
+    assert [s["move"] for s in out["best_line"][1:]] == ["R to 2", "C to 2"]
 
 
 @pytest.mark.parametrize("first", ["stop", "go"])
