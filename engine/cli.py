@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 import attrs
 
-from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, clip, counted, did_you_mean
+from .diagnostics import Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, clip, counted, did_you_mean
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_from, add_parsers, check_depth, check_heuristic, print_view, started_json
 from .cli_sweep import sweep
@@ -98,8 +98,8 @@ def _given_once(command: argparse.ArgumentParser, argv: list) -> None:
     quietly take 5); the options that gather values (`--set`) may repeat."""
     words = argv[:argv.index("--")] if "--" in argv else argv
     for action in command._actions:
-        if not action.option_strings or action.nargs == 0 or isinstance(action, argparse._AppendAction):
-            continue
+        if not action.option_strings or action.nargs in (0, "?") or isinstance(action, argparse._AppendAction):
+            continue  # a flag, or one whose value may be left out (--show [moves]), given twice means it once
         values = [w.split("=", 1)[1] if "=" in w else words[i + 1] if i + 1 < len(words) else ""
                   for i, w in enumerate(words) if w.split("=", 1)[0] in action.option_strings]
         if len(values) > 1:
@@ -172,7 +172,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     for name, value in [] if found else range_ends(game, settings):  # the game must set up with them too
         try:
             load_game(game.path, {**settings, name: value})
-        except UsageError:  # a combination the file forbids
+        except Forbidden:  # a combination the file forbids
             continue
         except RuleErrors as e:
             return _set_up_with(e, name, value)
@@ -190,7 +190,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 break
             try:
                 alt = load_game(game.path, {**settings, name: value})
-            except UsageError:  # a combination the file forbids
+            except Forbidden:  # a combination the file forbids
                 continue
             except RuleErrors as e:  # a constant that cannot be worked out with that value
                 found = _set_up_with(e, name, value)
@@ -525,10 +525,16 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
             return _solve_failed(args, f"a line of play goes {len(e.line):,} moves deep {begins}, deeper than solve "
                                  "can follow (it nests a call for each move of a line); --depth N, with N below "
                                  "that, solves the first N moves")
+        kept = ""
+        if game.scored_field is not None and not game.splits_scored:
+            why = "with --policy" if args.policy is not None else "as an invariant reads it" \
+                if game.num_players == 1 else "with several players"
+            kept = (f"; the scored field '{game.scored_field}' stays in the state {why}, so a game that comes "
+                    "round makes a new state each time")
         return _solve_failed(args, f"a line of play goes on for {len(e.line):,} moves without ending or coming "
                              f"back to a state it was in {begins}, so the game may never end (solve follows lines "
-                             f"of at most {LINE_LIMIT:,} moves unless --depth N is given); --depth N solves the "
-                             "first N moves")
+                             f"of at most {LINE_LIMIT:,} moves unless --depth N is given){kept}; --depth N solves "
+                             "the first N moves")
     bar.close()
     values_bar.close()
     getattr(visit, "finish", lambda: None)()

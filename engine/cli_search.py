@@ -207,7 +207,9 @@ def agent_spec(spec: str, game) -> tuple:
         key, eq, value = part.partition("=")
         if not eq or not key or not value:
             raise UsageError(f"--agents {spec}: expected OPTION=VALUE after ':', got '{part}'")
-        if key == "budget" and algo in (*TAKES, "random"):  # every agent's: the calls it may make a decision
+        if key in own:
+            raise UsageError(f"--agents {spec}: {key} given twice; give it once")
+        if key == "budget" and algo in TAKES:  # every search's: the calls it may make a decision
             if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
                 raise UsageError(f"--agents {spec}: budget: expected a whole number, 1 or more, got '{value}'")
             own[key] = int(value)
@@ -216,7 +218,7 @@ def agent_spec(spec: str, game) -> tuple:
             near = None if key in LEAST else did_you_mean(key, [*TAKES[algo], "budget"])
             raise UsageError(f"--agents {spec}: {algo} has no option '{key}'; "
                              + (f"did you mean '{near}'?" if near else f"it takes {', '.join(TAKES[algo])}"
-                                + " (and budget, as every agent)"))
+                                + " (and budget, as every search)"))
         if algo not in TAKES:
             raise UsageError(f"--agents {spec}: {algo} takes no options")
         if key == "heuristic":

@@ -8,7 +8,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Callable
 
-from .diagnostics import RuleErrors, RuleRuntimeError, UsageError
+from .diagnostics import Forbidden, RuleErrors, RuleRuntimeError, UsageError
 from .load import ANY_NUMBER, SWEEP_MOST, NumbersText, load_game, parse_settings, sweep_values, titled
 from .progress import ProgressBar
 from .runtime import plain_number
@@ -38,6 +38,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     if name in settings:
         raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")
     game = load_game(args.file, settings, forbid=False)  # the parameter's values, whatever its default
+    game.started_from = getattr(args, "start", None)  # the title says so, as a single solve's does
     values = sweep_values(game, name, named=bool(chosen))
     if chosen:
         values = _chosen(name, chosen, values)
@@ -65,8 +66,14 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         except KeyboardInterrupt:  # the rows solved by then are kept; the solve under way is lost
             interrupted = True
             continue
-        except UsageError as e:  # a combination the file forbids
+        except Forbidden as e:  # a combination the file forbids
             runs.append({"swept": _as_json(value), "forbidden": str(e)})
+            continue
+        except UsageError as e:  # another that cannot be solved: a --from state not of the game so set
+            bar.close()
+            print(f"with --set {name}={value}: error: {e}", file=sys.stderr)
+            runs.append({"swept": _as_json(value), "error": f"error: {e}"})
+            status = 1
             continue
         except (RuleErrors, RuleRuntimeError):
             bar.close()
@@ -85,7 +92,8 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         runs.append({"swept": _as_json(value), **json.loads(out.getvalue())})
     bar.close()
     if args.json:
-        print(json.dumps({"game": game.title, "sweep": name, "runs": runs, "interrupted": interrupted}))
+        start = {"from": game.started_from} if game.started_from else {}
+        print(json.dumps({"game": game.title, **start, "sweep": name, "runs": runs, "interrupted": interrupted}))
     else:
         _print_table(game, args, name, values, runs)
         skipped = [v for v, r in zip(values, runs) if "skipped" in r]
@@ -114,6 +122,8 @@ def _chosen(name: str, chosen: str, values: list) -> list:
             raise UsageError(f"--sweep {name}={chosen}: {lo} is above {hi}; the range is written from the least, "
                              f"{name}={hi}..{lo}")
         part = NumbersText(max(lo, values.lo), min(hi, values.hi)) if isinstance(values, NumbersText) else values
+        if len(part) > SWEEP_MOST:
+            raise UsageError(f"--sweep {name}={chosen}: {len(part):,} values, more than {SWEEP_MOST:,}; name fewer")
         picked = [v for v in part if v.lstrip("-").isdigit() and lo <= int(v) <= hi]  # a range's part A..B alone
     else:
         picked = [v.strip() for v in chosen.split(",")]

@@ -41,10 +41,14 @@ def _fail(span, msg, hint=None):
 def _few_enough(span, name: str, items, k: int = 0):
     """The items, if the built-in `name` makes at most rt.SELECTIONS_MOST selections of them."""
     n = rt.selections(name, items, k)
+    size = 2 if name == "pairs" else len(items) if name == "sub_bags" else max(0, min(k, len(items)))
+    of = f"{k}, {len(items):,} elements" if name in ("up_to", "combinations") else f"{len(items):,} elements"
+    hint = "choose from fewer elements, or make the selection in steps (one choose per element)"
     if n > rt.SELECTIONS_MOST:
-        of = f"{k}, {len(items):,} elements" if name in ("up_to", "combinations") else f"{len(items):,} elements"
-        _fail(span, f"{name}({of}) makes {n:,} selections, more than the {rt.SELECTIONS_MOST:,} it may make",
-              "choose from fewer elements, or make the selection in steps (one choose per element)")
+        _fail(span, f"{name}({of}) makes {n:,} selections, more than the {rt.SELECTIONS_MOST:,} it may make", hint)
+    if n * size > rt.SELECTED_MOST:  # few selections of many elements each take as much room
+        _fail(span, f"{name}({of}) makes {n:,} selections of up to {size:,} elements, more than the "
+              f"{rt.SELECTED_MOST:,} elements in all it may make", hint)
     return items
 
 

@@ -82,6 +82,10 @@ class UsageError(Exception):
     """A command-line mistake: exit status 2, one clear line."""
 
 
+class Forbidden(UsageError):
+    """Parameter settings that a `forbid` of the rule file rules out."""
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
     """The closest candidate to a misspelt name, if any is close."""
     found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)

@@ -13,7 +13,7 @@ from . import model as m
 from . import types as T
 from .check import Checker, check
 from .compile import Compiler
-from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError, UsageError, did_you_mean
+from .diagnostics import Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, did_you_mean
 from .game import CompiledGame, guard
 from .parse import parse_expr, parse_text
 
@@ -258,7 +258,7 @@ def refuse_forbidden(ck: Checker, compiler: Compiler, settings: dict, path: str)
                 hit = compiler.expr(d.cond)(compiler.blank_env())
             if hit:
                 given = " ".join(f"--set {k}={v}" for k, v in settings.items()) or "the default settings"
-                raise UsageError(f"{given}: {d.message} (forbidden at {d.span.file or path}:{d.span.line})")
+                raise Forbidden(f"{given}: {d.message} (forbidden at {d.span.file or path}:{d.span.line})")
 
 
 def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counter] = None,

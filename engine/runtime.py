@@ -399,6 +399,9 @@ RANGE_MOST = 10_000_000
 SELECTIONS_MOST = 1_000_000
 """The most selections pairs(), up_to(), combinations() and sub_bags() may make (each is a list made)."""
 
+SELECTED_MOST = 50_000_000
+"""The most elements those selections may hold in all, counting each as large as the largest."""
+
 
 def selections(name: str, items, k: int = 0) -> int:
     """How many selections the built-in `name` makes of the items (with k for up_to and combinations),

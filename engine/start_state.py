@@ -9,6 +9,7 @@ from . import model as m
 from . import runtime as rt
 from . import types as T
 from .diagnostics import UsageError, clip
+from .load import file_text
 
 
 def start_from(game, path: Optional[str]) -> None:
@@ -19,7 +20,10 @@ def start_from(game, path: Optional[str]) -> None:
     s = read_start(game, path)
     broken = game.broken_invariants(s)
     if broken:
-        raise UsageError(f"--from {path}: the state breaks the invariant at {broken[0].span}")
+        span = broken[0].span
+        source = file_text(span.file).get(span.file, "").splitlines()
+        text = source[span.line - 1].strip() if span.line <= len(source) else ""
+        raise UsageError(f"--from {path}: the state breaks the invariant at {span}" + (f": {text}" if text else ""))
     game.start_at(s)
     game.started_from = path
 
@@ -36,7 +40,9 @@ def read_start(game, path: str):
     except OSError as e:
         raise UsageError(f"{flag}: cannot read the file ({e.strerror})") from None
     except ValueError as e:
-        raise UsageError(f"{flag}: not JSON ({e})") from None
+        lines = "; one state a file: give one line of a policy file (or one step of a best line)" \
+            if "Extra data" in str(e) else ""
+        raise UsageError(f"{flag}: not JSON ({e}){lines}") from None
     if isinstance(data, dict) and isinstance(data.get("state"), dict):
         data = data["state"]
     if not isinstance(data, dict):
@@ -48,7 +54,8 @@ def read_start(game, path: str):
     if extra or missing:
         raise UsageError(f"{flag}: " + "; ".join(
             ([f"no field {', '.join(extra)} in {game.title}"] if extra else [])
-            + ([f"the fields {', '.join(missing)} are missing"] if missing else []))
+            + ([f"the field{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                 f"{'are' if len(missing) > 1 else 'is'} missing"] if missing else []))
             + f" (its fields: {', '.join(names)})")
     reader = _Reader(c, ck, flag)
     env = c.blank_env()
@@ -105,6 +112,8 @@ class _Reader:
                     self.fail(where, f"{len(t[1])} values", v)
                 return tuple(self.value(x, u, f"{where}[{i}]") for i, (x, u) in enumerate(zip(v, t[1])))
             items = [self.value(x, t[1], f"{where}[{i}]") for i, x in enumerate(v)]
+            if head == "set" and len(set(items)) < len(items):
+                self.fail(where, "a set, each value once", v)
             return tuple(items) if head == "list" else frozenset(items) if head == "set" else rt.Bag(items)
         if head == "map":
             if isinstance(v, dict):
@@ -113,8 +122,10 @@ class _Reader:
                 pairs = [tuple(p) for p in v]
             else:
                 return self.fail(where, "a map: an object, or a list of [key, value] pairs", v)
-            return rt.FrozenMap((self.value(k, t[1], f"{where} key"), self.value(x, t[2], f"{where}[{k}]"))
-                                for k, x in pairs)
+            entries = [(self.value(k, t[1], f"{where} key"), self.value(x, t[2], f"{where}[{k}]")) for k, x in pairs]
+            if len({k for k, _ in entries}) < len(entries):
+                self.fail(where, "a map, each key once", v)
+            return rt.FrozenMap(entries)
         raise UsageError(f"{self.flag}: field {where}: a value of type {T.show(t)} cannot be read from JSON")
 
     def record(self, v, name: str, where: str):

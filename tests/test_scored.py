@@ -252,3 +252,15 @@ def test_a_scored_map_may_not_lose_an_entry(tmp_path):
     r = run_engine("validate", path, "--playouts", "0")
     assert r.returncode == 1
     assert "error[scored]: scored field 'points' changes only by += and -= on an entry (`points[p] += N`)" in r.stderr
+
+
+def test_a_looping_game_whose_scored_total_stays_in_the_state_says_why_it_has_no_end(tmp_path):
+    # with --policy the totals stay in the state (each state's own move and value): every turn then
+    # makes a new state, and the solve meets no state again, whatever the loops of the game
+    path = tmp_path / "snakes.rules"
+    path.write_text(SNAKES, encoding="utf-8")
+    r = run_engine("solve", path, "--policy", tmp_path / "p.jsonl")
+    assert r.returncode == 1
+    assert "; the scored field 'turns' stays in the state with --policy, so a game that comes round makes a new " \
+           "state each time; --depth N solves the first N moves" in r.stderr, r.stderr
+    assert not (tmp_path / "p.jsonl").exists()

@@ -435,18 +435,20 @@ def test_an_agent_given_its_own_budget_decides_with_it_whatever_the_runs_budget(
     _budgeted(agent, 7)("game", "state", budget=1000, rng=None, memory=None)
     _budgeted(agent, None)("game", "state", budget=1000, rng=None, memory=None)
     assert asked == [7, 1000]
-    r = run_engine("play", "rules/tictactoe.rules", "--agents", "mcts:budget=50,random:budget=3", "--games", "2")
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", "mcts:budget=50,osla:budget=3", "--games", "2")
     assert r.returncode == 0, r.stderr
     assert "1,000 forward-model calls per decision (an agent with budget=N: N)" in r.stdout
-    assert "mcts:budget=50" in r.stdout and "random:budget=3" in r.stdout
+    assert "mcts:budget=50" in r.stdout and "osla:budget=3" in r.stdout
 
 
 @pytest.mark.parametrize("spec, message", [
     ("beam:widht=2", "beam has no option 'widht'; did you mean 'width'?"),
     ("mcts:width=2", "mcts has no option 'width'; it takes heuristic, depth, backup, horizon, exploration, rave "
-                     "(and budget, as every agent)"),
+                     "(and budget, as every search)"),
     ("mcts:budget=0", "budget: expected a whole number, 1 or more, got '0'"),
     ("mcts:budgt=50", "mcts has no option 'budgt'; did you mean 'budget'?"),
+    ("mcts:budget=10:budget=20", "budget given twice; give it once"),
+    ("random:budget=100", "random takes no options"),
     ("random:depth=2", "random takes no options"),
     ("beam:width=0", "width 0: expected 1 or more"),
     ("beam:width=wide", "width: expected a number, got 'wide'"),

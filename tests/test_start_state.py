@@ -56,12 +56,17 @@ def test_a_step_of_a_best_line_or_a_policy_line_is_read_by_its_state(tmp_path):
     ('{"marks": [[[0], "X"]], "to_move": "X"}', "field marks key: expected a cell, [row, column], got [0]"),
     ('{"marks": 3, "to_move": "X"}', "field marks: expected a map: an object, or a list of [key, value] pairs, "
                                      "got 3"),
-    ('{"to_move": "X"}', "the fields marks are missing (its fields: marks)"),
+    ('{"to_move": "X"}', "the field marks is missing (its fields: marks)"),
+    ('{"marks": [[[0, 0], "X"], [[0, 0], "O"]], "to_move": "X"}',
+     'field marks: expected a map, each key once, got [[[0, 0], "X"], [[0, 0], "O"]]'),
+    ('{"marks": []}\n{"marks": []}', "not JSON (Extra data: line 2 column 1 (char 14)); one state a file: give one "
+                                      "line of a policy file (or one step of a best line)"),
     ('{"marks": [], "mark": [], "to_move": "X"}', "no field mark in Tic-tac-toe (its fields: marks)"),
     ('[1, 2]', "expected an object of the state's fields, as solve --json prints one"),
     ('{"marks": [', "not JSON (Expecting value: line 1 column 12 (char 11))"),
     ('{"marks": [[[0, 0], "X"], [[0, 1], "X"], [[0, 2], "X"], [[1, 0], "O"], [[1, 1], "O"], [[1, 2], "O"]], '
-     '"to_move": "X"}', "the state breaks the invariant at rules/tictactoe.rules:30:1"),
+     '"to_move": "X"}', "the state breaks the invariant at rules/tictactoe.rules:30:1: "
+                        "invariant not (won(X) and won(O))"),
 ])
 def test_a_state_that_is_not_one_of_the_game_is_a_usage_error_saying_why(tmp_path, text, message):
     path = tmp_path / "bad.json"
