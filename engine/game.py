@@ -9,6 +9,7 @@ import sys
 from collections import Counter
 from contextlib import contextmanager
 from fractions import Fraction
+from math import prod
 from typing import Optional
 
 from . import model as m
@@ -130,19 +131,27 @@ MERGED_SHOWN = 6
 
 def merged_label(draws: list) -> str:
     """The label of a chance outcome that the ways `draws` (each the labels of its draws, such as
-    ("d = 2",)) lead to: one way's labels joined by " | "; for several ways that each draw one
-    name, that name with its values (d = 2, 3 or 5); otherwise the first way's, with how many
-    others lead to the same state (a = 1 | b = 6 (or 5 others))."""
+    ("d = 2",)) lead to: one way's labels joined by " | "; where the ways are every combination of
+    some values of each draw, each draw with its values (`d = 2, 3 or 5`, `a = 1 or 2 | b = 4`: a draw
+    that changed nothing); otherwise the first way's, with how many others lead to the same state
+    (`a = 1 | b = 6 (or 5 others)`)."""
     first = " | ".join(draws[0]) or "chance"
     if len(draws) == 1:
         return first
-    parts = [d[0].partition(" = ") for d in draws if len(d) == 1]
-    if len(parts) == len(draws) and len({name for name, eq, _ in parts if eq}) == 1 and all(eq for _, eq, _ in parts):
-        values = [v for _, _, v in parts]
-        if len(values) > MERGED_SHOWN:
-            values = values[:MERGED_SHOWN - 1] + [f"{len(values) - MERGED_SHOWN + 1} more"]
-        return f"{parts[0][0]} = {', '.join(values[:-1])} or {values[-1]}"
+    split = [[d.partition(" = ") for d in way] for way in draws]
+    names = [[name for name, _, _ in way] for way in split]
+    if all(n == names[0] for n in names) and all(eq for way in split for _, eq, _ in way):
+        values = [list(dict.fromkeys(way[i][2] for way in split)) for i in range(len(names[0]))]
+        if len(set(map(tuple, draws))) == prod(len(v) for v in values):  # every combination is there
+            return " | ".join(f"{name} = {_listed(v)}" for name, v in zip(names[0], values))
     return f"{first} (or {len(draws) - 1} other{'s' if len(draws) > 2 else ''})"
+
+
+def _listed(values: list) -> str:
+    """`2`, `2 or 3`, `2, 3 or 5`; past MERGED_SHOWN values, the first ones and how many more."""
+    if len(values) > MERGED_SHOWN:
+        values = values[:MERGED_SHOWN - 1] + [f"{len(values) - MERGED_SHOWN + 1} more"]
+    return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
 
 
 class CompiledGame:

@@ -492,3 +492,21 @@ def test_a_process_that_cannot_rebuild_the_game_fails_its_games_instead_of_being
     with pytest.raises(FileNotFoundError, match="the rule file is gone"):
         play(dice, [("random", lambda *a, **k: None)], games=3, budget=1, rng=random.Random(0), jobs=2,
              show=lambda g, end: None, summary=lambda g, s: None, rebuild=_rule_file_gone)
+
+
+def test_draws_that_change_nothing_are_named_with_all_their_values(tmp_path):
+    # a is drawn and forgotten: by hand, three outcomes of 1/3, each reached by a = 1 and by a = 2
+    path = tmp_path / "ab.rules"
+    path.write_text("state { x: 0..3 = 0  done: bool = no }\n"
+                    "chance when not done { draw a in 1..2  draw b in 1..3  x = b  done = yes }\n"
+                    "turn { }\nterminal done\nscore x\n")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert [(m["move"], m["probability"]) for m in out["first_moves"]] == [
+        ("a = 1 or 2 | b = 1", pytest.approx(1 / 3)), ("a = 1 or 2 | b = 2", pytest.approx(1 / 3)),
+        ("a = 1 or 2 | b = 3", pytest.approx(1 / 3))]
+    # eight values of one draw that lead to one state: the first five and how many more
+    path.write_text("state { x: 0..3 = 0  done: bool = no }\n"
+                    "chance when not done { draw d in 1..9  x = min(d, 2)  done = yes }\n"
+                    "turn { }\nterminal done\nscore x\n")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert [m["move"] for m in out["first_moves"]] == ["d = 1", "d = 2, 3, 4, 5, 6 or 3 more"]
