@@ -40,9 +40,9 @@ def read_start(game, path: str):
     except OSError as e:
         raise UsageError(f"{flag}: cannot read the file ({e.strerror})") from None
     except ValueError as e:
-        lines = "; one state a file: give one line of a policy file (or one step of a best line)" \
+        several = "; one state a file: give one line of a policy file (or one step of a best line)" \
             if "Extra data" in str(e) else ""
-        raise UsageError(f"{flag}: not JSON ({e}){lines}") from None
+        raise UsageError(f"{flag}: not JSON ({e}){several}") from None
     if isinstance(data, dict) and isinstance(data.get("state"), dict):
         data = data["state"]
     if not isinstance(data, dict):
