@@ -1006,6 +1006,9 @@ def main(argv=None) -> int:
             print(f"in game {g + 1} of the run, {doing}{at}", file=sys.stderr)
         for k, label in enumerate(moves or (), 1):
             print(f"  {k}. {label}", file=sys.stderr)
+        state = getattr(e, "state_text", None)  # the state a search met the failure in
+        if state is not None:
+            print(f"the state it failed in: {clip(state, 2000)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

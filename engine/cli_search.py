@@ -8,10 +8,11 @@ import math
 import random
 import re
 import time
+from contextlib import contextmanager
 from itertools import combinations
 from typing import Callable, Optional
 
-from .diagnostics import RuleErrors, UsageError, counted, did_you_mean
+from .diagnostics import RuleErrors, RuleRuntimeError, UsageError, counted, did_you_mean
 from .earlier_run import load_earlier_run
 from .interrupt import first_interrupt_stops
 from .load import (command_line_measures, command_line_predicates, load_game, parse_settings, settings_given,
@@ -264,6 +265,19 @@ def _algorithm(name: str) -> str:
                                      + f"expected one of {', '.join(ALGORITHMS)}")
 
 
+@contextmanager
+def states_told(game):
+    """A rule failing within is given `state_text`, the state it failed in as JSON, for main to
+    show (the state a search met it in: search/budget.py notes it as `in_state`)."""
+    try:
+        yield
+    except RuleRuntimeError as e:
+        s = getattr(e, "in_state", None)
+        if s is not None and getattr(e, "state_text", None) is None:
+            e.state_text = json.dumps(game.state_json(s))
+        raise
+
+
 def started_json(args) -> dict:
     """`from` for --json: the state file a run started from, where it was given."""
     return {"from": args.start} if getattr(args, "start", None) is not None else {}
@@ -292,7 +306,8 @@ def cmd_search(args) -> int:
     plot = None if args.plot is None else check_plot_target(args.plot, "search")
     bar = ProgressBar(args.budget, "calls", eta=True)
     t0 = time.perf_counter()
-    with first_interrupt_stops("stopping: the search ends after the line or move it is weighing") as stop:
+    with first_interrupt_stops("stopping: the search ends after the line or move it is weighing") as stop, \
+            states_told(game):
         r = plan(game, game.initial_state(), args.algo, budget=args.budget, rng=random.Random(args.seed), opts=opts,
                  progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {plain_number(best)}")
                  or stop.is_set())
@@ -528,7 +543,7 @@ def cmd_play(args) -> int:
     def progress(i, done):
         played[i] = done
         bar.update(i * args.games + done)
-    with first_interrupt_stops("stopping once the games under way have ended") as stop:
+    with first_interrupt_stops("stopping once the games under way have ended") as stop, states_told(game):
         for i, run in enumerate(runs):  # one seed for every run: game g meets the same chance in each
             if stop.is_set():
                 break

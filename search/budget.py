@@ -73,7 +73,10 @@ class Budgeted:
         if self._last is not None and self._last[0] is s:
             return self._last[1]
         self.charge()
-        moves = self.game.legal_moves(s)
+        try:
+            moves = self.game.legal_moves(s)
+        except Exception as e:
+            raise noted(e, s)
         self._last = (s, moves)
         return moves
 
@@ -104,7 +107,10 @@ class Budgeted:
     def apply(self, s, m):
         """The state after move m (one call); observers see it."""
         self.charge()
-        t = self.game.apply(s, m)
+        try:
+            t = self.game.apply(s, m)
+        except Exception as e:
+            raise noted(e, s)
         for o in self.observers:
             o(t)
         return t
@@ -119,17 +125,23 @@ class Budgeted:
 
     def ended(self, s) -> bool:
         """Terminal, or a dead end without legal moves (which also ends a line)."""
-        if self.game.is_terminal(s):
-            return True
-        return not self.is_chance(s) and not self.moves(s)
+        try:
+            if self.game.is_terminal(s):
+                return True
+            return not self.is_chance(s) and not self.moves(s)
+        except Exception as e:
+            raise noted(e, s)
 
     def values(self, s, heuristic: Optional[str] = None) -> tuple:
         """Value of s for every player: the heuristic's, ends included (so a search compares ends
         and open states on one scale), or without a heuristic the returns."""
         g = self.game
-        if heuristic is None:
-            return tuple(g.returns(s))
-        return tuple(g.evaluate(s, heuristic, p) for p in range(g.num_players))
+        try:
+            if heuristic is None:
+                return tuple(g.returns(s))
+            return tuple(g.evaluate(s, heuristic, p) for p in range(g.num_players))
+        except Exception as e:
+            raise noted(e, s)
 
     def finish(self, line: Sequence, s) -> float:
         """Record a line that ended at s; returns the searching player's return there. Of lines
@@ -164,6 +176,14 @@ class Budgeted:
             move = self.best_line[0][0]
         return Result(move, self.best_line, self.best_score, self.calls, self.iterations,
                       self.first_best_at, tuple(self.improvements), memory)
+
+
+def noted(e: Exception, s) -> Exception:
+    """e, told the state s it was raised in as `in_state` unless it knows one already (the first
+    it passes through is the deepest), so that a rule failing in a search can be shown where."""
+    if getattr(e, "in_state", None) is None:
+        e.in_state = s
+    return e
 
 
 def player_at(game: Game, s) -> int:

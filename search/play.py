@@ -10,7 +10,7 @@ from typing import Callable, Optional, Sequence
 
 import attrs
 
-from .budget import sample_outcome
+from .budget import noted, sample_outcome
 from .protocol import CHANCE
 
 
@@ -292,7 +292,7 @@ def _one_game(job: _Job, g: int):
         returns = tuple(game.returns(s))
     except Exception as e:
         e.in_game = (g, labels, doing)  # picklable, as a failure in a worker must be
-        raise
+        raise noted(e, s)  # the game's state, unless the error met a deeper one (in an agent's search)
     if job.summary is None:
         return returns, s
     return returns, (job.summary(g, s) if steps is None else job.summary(g, s, steps))

@@ -432,7 +432,8 @@ def test_a_rule_failing_in_a_jobs_process_is_reported_as_with_one_process(tmp_pa
     # the rule's line, the command that finds a line of moves to the failure, and the two steps before it
     assert f"\n  6 | score 1 // (x - x)\n    |       ^^^^^^^^^^^^\nhint: `python -m engine check {path}` finds a " \
            "short line of moves that leads here\n" in outs[1].stderr
-    assert outs[1].stderr.endswith(", while scoring the end; the steps from the initial state:\n  1. a\n  2. a\n")
+    assert outs[1].stderr.endswith(", while scoring the end; the steps from the initial state:\n  1. a\n  2. a\n"
+                                   'the state it failed in: {"x": 2}\n')  # by hand: two steps of x += 1
 
 
 def test_an_error_that_cannot_cross_processes_still_ends_play_with_jobs(dice):

@@ -665,10 +665,12 @@ score n
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("change, line, col, where", [
     # the moves are forced: `bad` is dropped by its require until n is 2, where listing it fails
-    ("", 6, 10, "while listing the moves; the steps from the initial state:\n  1. add one\n  2. add one\n"),
+    ("", 6, 10, "while listing the moves; the steps from the initial state:\n  1. add one\n  2. add one\n"
+                "the state it failed in: {\"n\": 2, \"xs\": []}\n"),
     # with `bad` never listed, the terminal test fails once the third step makes n 3
     ("require n >= 9", 9, 32, "after the step 'add one'; the steps from the initial state:\n"
-                              "  1. add one\n  2. add one\n  3. add one\n"),
+                              "  1. add one\n  2. add one\n  3. add one\nthe state it failed in: "
+                              "{\"n\": 3, \"xs\": []}\n"),
 ])
 def test_a_rule_failing_in_play_is_reported_with_the_game_and_the_steps_before_it(tmp_path, jobs, change, line,
                                                                                  col, where):
@@ -678,6 +680,15 @@ def test_a_rule_failing_in_play_is_reported_with_the_game_and_the_steps_before_i
     assert r.returncode == 1
     assert r.stderr.startswith(f"{path}:{line}:{col}: error[runtime]: max() of an empty collection\n"), r.stderr
     assert r.stderr.endswith(f"in game 1 of the run, {where}"), r.stderr
+
+
+def test_a_rule_failing_inside_a_search_shows_the_state_the_search_met_it_in(tmp_path):
+    path = tmp_path / "failing.rules"
+    path.write_text(FAILING)
+    r = run_engine("search", path, "--algo", "beam")
+    assert r.returncode == 1
+    # the only state where `bad` is listed and fails: n = 2, by hand (two forced steps)
+    assert r.stderr.endswith('the state it failed in: {"n": 2, "xs": []}\n'), r.stderr
 
 
 def test_play_reports_no_stopped_games_when_every_game_ends_first():
