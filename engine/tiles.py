@@ -30,6 +30,8 @@ class Tile:
         self._hash = hash(self.key)
         self._orientations = None
         self._text = f"{name} [{' '.join('_' if x is None else x.name for x in labels)}]"  # labels of moves show it
+        if _turns_to_same_labels(labels, self.groups):  # the groups tell this orientation from another
+            self._text += " " + " ".join("{" + " ".join(sides[k].name for k in g) + "}" for g in self.groups)
         self._group_at = tuple(next((g for g in self.groups if k in g), ()) for k in range(len(labels)))
 
     def __eq__(self, other):
@@ -76,6 +78,23 @@ class Tile:
     def group_of(self, side: int):
         """The connection group holding `side`, () for a side in none."""
         return self._group_at[side]
+
+
+def _turns_to_same_labels(labels: tuple, groups: tuple) -> bool:
+    """Whether a turn or mirror image of a tile with these labels and groups has the same labels
+    but other groups (a tile of four roads joined in two pairs, turned a quarter): its name and
+    labels then do not tell which orientation it is."""
+    n = len(labels)
+    for mirror in (False, True):
+        for r in range(n):
+            def where(k):
+                return ((-k if mirror else k) + r) % n
+            turned = [None] * n
+            for k, x in enumerate(labels):
+                turned[where(k)] = x
+            if tuple(turned) == labels and tuple(sorted(tuple(sorted(where(k) for k in g)) for g in groups)) != groups:
+                return True
+    return False
 
 
 _AROUND: dict = {}  # cell -> its neighbours through sides 0..3, made once per cell

@@ -1,6 +1,7 @@
 """`tiles` declarations, the board built-ins and `view`: symmetries counted by hand, placement
 on a small board worked out by hand, the diagnostics of bad tile sets, and the dice-free setting
 and the text view of rules/railroad-ink.rules."""
+import json
 import random
 
 import pytest
@@ -213,3 +214,31 @@ def test_play_show_prints_the_final_board_through_the_view():
     # of columns 1, 3 and 5 (text columns 7, 13, 19): road, rail, road (data A1)
     assert [view[2][i] for i in (7, 13, 19)] == ["|", "#", "|"]
     assert view[2].strip("|# ") == ""
+
+
+DOUBLE = """enum Side { N, E, S, W }
+enum Land { road }
+tiles T: Side -> Land {
+    dbl = (road, road, road, road) groups {N, E}, {S, W}
+}
+state { board: map<cell, T> = {}  done: bool = no }
+action lay "{o}" { choose o in orientations(dbl)  board[cell(0, 0)] = o }
+action stop { done = yes }
+turn { if len(board) == 0 { lay } else { stop } }
+terminal done
+score if board[cell(0, 0)] == orientations(dbl)[1] then 1 else 0
+"""
+
+
+def test_orientations_with_the_same_labels_are_told_apart_by_their_groups_and_read_back(tmp_path):
+    # four roads joined in two pairs: by hand two orientations, N-E with S-W and E-S with W-N, whose
+    # labels are the same; the text names the groups, so a state printed is read back as itself
+    path = tmp_path / "double.rules"
+    path.write_text(DOUBLE)
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert [m["move"] for m in out["first_moves"]] == ["dbl [road road road road] {N E} {S W}",
+                                                       "dbl [road road road road] {N W} {E S}"]
+    assert out["best_score"] == 1
+    (tmp_path / "step.json").write_text(json.dumps(out["best_line"][1]))
+    again = json.loads(run_engine("solve", path, "--from", tmp_path / "step.json", "--json").stdout)
+    assert again["best_score"] == 1  # the orientation laid, not the other one
