@@ -586,9 +586,11 @@ class ExpressionChecks:
         if c.cond is not None:
             self.expect(c.cond, T.BOOL, "a `where` condition")
 
-    def comp(self, c: m.Comp) -> tuple:
+    def comp(self, c: m.Comp, want=None) -> tuple:
+        """The type of a comprehension's items (`want`: the type wanted of them, which an empty `{}`
+        takes)."""
         self.comp_scope(c)
-        t = self.expr(c.expr)
+        t = self.expr(c.expr, want)
         self.scopes.pop()
         self.types[id(c)] = t
         return t
@@ -684,13 +686,14 @@ class ExpressionChecks:
         return ("map", T.ANY, T.ANY)
 
     def expr_ListComp(self, e, want):
-        return ("list", self.comp(e.comp))
+        return ("list", self.comp(e.comp, want[1] if want and want[0] == "list" else None))
 
     def expr_SetComp(self, e, want):
-        return ("set", self.comp(e.comp))
+        return ("set", self.comp(e.comp, want[1] if want and want[0] == "set" else None))
 
     def expr_MapComp(self, e: m.MapComp, want):
         self.comp_scope(m.Comp(e.key, e.targets, e.iter, e.cond, e.span))
-        kt, vt = self.expr(e.key), self.expr(e.value)
+        mapped = want is not None and want[0] == "map"
+        kt, vt = self.expr(e.key, want[1] if mapped else None), self.expr(e.value, want[2] if mapped else None)
         self.scopes.pop()
         return ("map", kt, vt)

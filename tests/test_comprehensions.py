@@ -84,3 +84,17 @@ view join(" ", [text(Suit), text(suits_above(S)), text(picked)])
     assert game.view(s) == "[S, H, D] [H, D] []"
     assert [m.label for m in game.legal_moves(s)] == ["pick S", "pick D"]  # H left out, by its where
     assert game.returns(s) == (6.0,)  # 3 suits x 2 ranks
+
+
+def test_an_empty_braces_in_a_comprehension_is_the_kind_the_declared_type_asks_for(tmp_path):
+    # {} is a map, set or bag as the context needs, item by item in a comprehension too
+    path = tmp_path / "empty.rules"
+    path.write_text("players A, B\n"
+                    "state { s: map<player, set<int>> = {p: {} for p in players}\n"
+                    "        l: list<bag<int>> = [{} for i in 1..2]  n: 0..1 = 0 }\n"
+                    "action go { n += 1  s[current] += 3  l[0] += 5 }\nturn { go }\nterminal n == 1\n"
+                    "score len(s[A]) + len(l[0])\n", encoding="utf-8")
+    game = load_game(str(path))
+    s = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[0])
+    assert game.state_json(s) == {"s": {"A": [3], "B": []}, "l": [[5], []], "n": 1, "to_move": "B"}
+    assert game.returns(s) == (2.0, 2.0)  # one value in A's set, one in the first bag
