@@ -944,7 +944,8 @@ def _version() -> str:
 
 def _check_hint(args) -> Optional[str]:
     """For a rule failing while a command ran: the check command that finds a short line to it."""
-    if args is None or not isinstance(getattr(args, "file", None), str) or args.run is cmd_check:
+    if args is None or not isinstance(getattr(args, "file", None), str) or args.run is cmd_check or \
+            getattr(args, "start", None) is not None:  # check starts from the file's initial state only
         return None
     return _check_line(args.file, parse_settings(args.set))
 
@@ -996,14 +997,16 @@ def main(argv=None) -> int:
         print(text, file=sys.stderr)
         _json_error(args, text)
         moves = getattr(e, "moves", None)  # the line a solve was on
+        start = getattr(args, "start", None)
+        initial = "the initial state" if start is None else f"the state of --from {start}"
         if moves is not None:
-            print("moves from the initial state, as the solve went down them:" if moves else
-                  "in the initial state", file=sys.stderr)
+            print(f"moves from {initial}, as the solve went down them:" if moves else f"in {initial}",
+                  file=sys.stderr)
         elif (in_game := getattr(e, "in_game", None)) is not None:  # a game of `play`
             g, moves, doing = in_game
-            at = "; the steps from the initial state:" if moves else \
-                "" if doing == "in the initial state" else ", in the initial state"
-            print(f"in game {g + 1} of the run, {doing}{at}", file=sys.stderr)
+            where = f"{doing}; the steps from {initial}:" if moves else \
+                f"in {initial}" if doing == "in the initial state" else f"{doing}, in {initial}"
+            print(f"in game {g + 1} of the run, {where}", file=sys.stderr)
         for k, label in enumerate(moves or (), 1):
             print(f"  {k}. {label}", file=sys.stderr)
         state = getattr(e, "state_text", None)  # the state a search met the failure in

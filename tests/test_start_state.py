@@ -85,3 +85,17 @@ def test_a_field_outside_its_range_is_refused(tmp_path):
     (tmp_path / "s.json").write_text('{"n": 3}')
     out = json.loads(run_engine("solve", rules, "--from", tmp_path / "s.json", "--json").stdout)
     assert out["paths_per_depth"] == [1, 1, 1] and out["best_score"] == 5  # by hand: 3 -> 4 -> 5
+
+
+def test_a_rule_failing_after_from_names_that_state_and_points_to_no_check(tmp_path):
+    rules = tmp_path / "fail.rules"
+    rules.write_text('state { n: int = 0  xs: list<int> = [] }\naction go "add {k}" { choose k in 1..2  n += k }\n'
+                     'action bad "bad" { require n >= 3  n += max(xs) }\nturn { either { go } or { bad } }\n'
+                     "terminal n >= 6\nscore n\n")
+    start = tmp_path / "at.json"
+    start.write_text('{"n": 2, "xs": []}')
+    r = run_engine("solve", rules, "--from", start)
+    assert r.returncode == 1
+    # by hand: from n = 2, add 1 makes 3, where `bad` is listed and fails
+    assert r.stderr.endswith(f"moves from the state of --from {start}, as the solve went down them:\n  1. add 1\n")
+    assert "engine check" not in r.stderr  # check starts from the file's initial state, not this one
