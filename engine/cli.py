@@ -574,6 +574,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     print(f"  paths per depth: {_depths_text(sol.paths_per_depth)}")
     print(f"  distinct states: {sol.distinct_states:,}{_set_aside(game, args)}; terminal paths: "
           f"{sol.terminal_paths:,}")
+    _print_outcomes(game, sol.outcomes)
     _print_dead_ends(sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
                           show=args.show, leaf=args.heuristic)
@@ -581,6 +582,26 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         _print_first_moves(game, sol.first_moves, sol.best_line)
     _print_policy(policy)
     return 0
+
+
+OUTCOMES_SHOWN = 6
+"""The final scores (or returns of the players) the text of a solve lists, the best first."""
+
+
+def _print_outcomes(game, outcomes: dict) -> None:
+    """How many terminal paths end with each final score (each returns vector), the best for the
+    first player first: in a counting puzzle, the paths to the best score are the answer."""
+    if not outcomes or game.chance_decls:  # with chance, a path is no equal share of the games: no count
+        return
+    ranked = sorted(outcomes.items(), key=lambda kv: tuple(-x for x in kv[0]))
+    one = game.num_players == 1
+
+    def returns(r):
+        return plain_number(r[0]) if one else "(" + ", ".join(str(plain_number(x)) for x in r) + ")"
+    shown = ", ".join(f"{returns(r)}: {n:,}" for r, n in ranked[:OUTCOMES_SHOWN])
+    more = f", and {len(ranked) - OUTCOMES_SHOWN:,} more" if len(ranked) > OUTCOMES_SHOWN else ""
+    head = "final scores" if one else f"returns ({', '.join(game.player_names)})"
+    print(f"  terminal paths by {head}, the best first: {shown}{more}")
 
 
 def _set_aside(game, args) -> str:

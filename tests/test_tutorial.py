@@ -95,3 +95,17 @@ def test_the_dice_game_is_worth_what_keeping_7_or_more_makes(tmp_path):
     path = tmp_path / "dice.rules"
     path.write_text(RULES[2], encoding="utf-8")
     assert solve(load_game(str(path))).value[0] == pytest.approx(best)
+
+
+@pytest.mark.parametrize("rules, flags, title", [
+    (0, [], "Race to 21: solved"), (1, ["--set", "target=20"], "Race to 21 (target=20): solved"),
+    (2, [], "Two dice, one reroll: solved")])
+def test_the_solve_outputs_shown_are_what_solve_prints(tmp_path, rules, flags, title):
+    path = tmp_path / "game.rules"
+    path.write_text(RULES[rules], encoding="utf-8")
+    [shown] = [b for b in re.findall(r"```text\n(.*?)```", TEXT, re.S) if b.startswith(title)]
+    printed = run_engine("solve", path, *flags).stdout
+
+    def timeless(text):
+        return re.sub(r"solved in \d+\.\d+ s", "solved in T s", text).splitlines()
+    assert timeless(printed)[:len(timeless(shown))] == timeless(shown)  # the page may stop before the end
