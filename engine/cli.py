@@ -692,8 +692,10 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
         print(f"  value{'' if leaf is None else ' of ' + leaf}{where}: "
               + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
     chance = game.chance_steps(line)
+    before = [game.initial_state()] + [s for _, s in line[:-1]]
+    drawn = any(by_chance and len(game.chance_outcomes(s)) > 1 for s, by_chance in zip(before, chance))
     print("  best line" + (f" (chance outcomes drawn by weight with --seed {seed}: one way the game may go):"
-                           if any(chance) else f" ({counted(len(line), 'move')}):"))
+                           if drawn else f" ({counted(len(line), 'move')}):"))
     if show:
         print_view(game, game.initial_state())
     steps = [(f"{'chance: ' if by_chance else ''}{game.describe(mv)}", s) for (mv, s), by_chance in zip(line, chance)]

@@ -511,3 +511,13 @@ def test_draws_that_change_nothing_are_named_with_all_their_values(tmp_path):
                     "turn { }\nterminal done\nscore x\n")
     out = json.loads(run_engine("solve", path, "--json").stdout)
     assert [m["move"] for m in out["first_moves"]] == ["d = 1", "d = 2, 3, 4, 5, 6 or 3 more"]
+
+
+def test_a_best_line_whose_chance_steps_each_have_one_outcome_says_nothing_of_draws(tmp_path):
+    path = tmp_path / "certain.rules"
+    path.write_text('state { n: 0..3 = 0  rolled: bool = no }\n'
+                    'chance when not rolled { draw d in [2]  n += 1  rolled = yes }\n'
+                    'action go "go" { rolled = no }\nturn { go }\nterminal n == 3\nscore n\n')
+    r = run_engine("solve", path)
+    # by hand: roll, go, roll, go, roll: five steps, each roll certain
+    assert "  best line (5 moves):\n    chance: d = 2\n    go\n" in r.stdout and "drawn by weight" not in r.stdout
