@@ -602,11 +602,13 @@ class Checker(ExpressionChecks):
         self.top_level(d.cond, T.BOOL, "a forbidden setting")
         self.require_constant(d.cond, "a forbidden setting")
 
-    def check_MergeDecl(self, d: m.MergeDecl):
-        merges = [x for x in self.decls if isinstance(x, m.MergeDecl)]
-        if merges[0] is not d:
-            self.error("duplicate", "`merge equal moves` is already declared", d.span,
-                       f"first declared at {merges[0].span}")
+    def check_MergeDecl(self, d):
+        same = [x for x in self.decls if isinstance(x, type(d))]
+        if same[0] is not d:
+            what = "merge equal moves" if isinstance(d, m.MergeDecl) else "dead ends are ends"
+            self.error("duplicate", f"`{what}` is already declared", d.span, f"first declared at {same[0].span}")
+
+    check_DeadEndsDecl = check_MergeDecl
 
     def check_TerminalDecl(self, d):
         self.top_level(d.cond, T.BOOL, "the terminal condition")

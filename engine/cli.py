@@ -208,8 +208,9 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops, chance_only)
                      + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings)
                      + endless(game.checker, ended, playouts, steps)
-                     + dead_ends(game.checker, [n for n, _ in stuck], playouts,
-                                 stuck and _why_stuck(game, settings, min(stuck, key=lambda x: x[0])[1])))
+                     + ([] if game.dead_ends_end else
+                        dead_ends(game.checker, [n for n, _ in stuck], playouts,
+                                  stuck and _why_stuck(game, settings, min(stuck, key=lambda x: x[0])[1]))))
 
 
 def _set_up_with(e: RuleErrors, name: str, value: str) -> list:
@@ -575,7 +576,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     print(f"  distinct states: {sol.distinct_states:,}{_set_aside(game, args)}; terminal paths: "
           f"{sol.terminal_paths:,}")
     _print_outcomes(game, sol.outcomes)
-    _print_dead_ends(sol.dead_ends)
+    _print_dead_ends(game, sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
                           show=args.show, leaf=args.heuristic)
     if args.moves:
@@ -653,11 +654,15 @@ def _depths_text(paths: list) -> str:
             "--json lists them all), " + ", ".join(f"{n:,}" for n in paths[-last:]))
 
 
-def _print_dead_ends(n: int) -> None:
-    """Say how many states are dead ends: not terminal, yet with no legal move."""
-    if n:
+def _print_dead_ends(game, n: int) -> None:
+    """Say how many states are dead ends: not terminal, yet with no legal move (as a question,
+    unless the file says `dead ends are ends`)."""
+    if n and game.dead_ends_end:
+        print(f"  dead ends: {counted(n, 'state')} where no move is legal, each an end (`dead ends are ends`)")
+    elif n:
         print(f"  dead ends: {counted(n, 'state')} not terminal but with no legal move, each valued by the score "
-              "as if the game ended there (is an end rule missing? `validate` warns of them too)")
+              "as if the game ended there (is an end rule missing? `validate` warns of them too; `dead ends are "
+              "ends` says they are meant)")
 
 
 def _name_policy(policy: Optional[PolicyFile], out: dict) -> None:
@@ -804,7 +809,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
           "state it was in; a line that never ends is worth 0" +
           (f", and each step what it adds to the scored field '{game.scored_field}')" if game.splits_scored else ")"))
     print(f"  distinct states: {fp.distinct_states:,}{_set_aside(game, args)}; sweeps: {fp.sweeps:,}")
-    _print_dead_ends(fp.dead_ends)
+    _print_dead_ends(game, fp.dead_ends)
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
     if args.moves:
         _print_first_moves(game, fp.first_moves, fp.best_line)
@@ -882,7 +887,7 @@ def cmd_check(args) -> int:
         else:
             print("  no failure on these lines of play: a sample of the game's lines, not all of them (`solve` "
                   "checks the invariants in every state of a game small enough)")
-        if r.dead_ends:
+        if r.dead_ends and not game.dead_ends_end:
             print(f"  {r.dead_ends:,} of the lines stopped at a dead end, a state that is not terminal where no move "
                   "is legal (is an end rule missing? `validate` warns of them too)")
     else:

@@ -202,6 +202,7 @@ class CompiledGame:
         views = [d for d in checker.decls if isinstance(d, m.ViewDecl)]
         self._view = (c.expr(views[0].expr), views[0].span) if views else None
         self.merge_equal = any(isinstance(d, m.MergeDecl) for d in checker.decls)
+        self.dead_ends_end = any(isinstance(d, m.DeadEndsDecl) for d in checker.decls)  # no warning of them
         self.agent_options = {d.name.name: {o.name.name: o.value.name if isinstance(o.value, m.Ident) else o.value
                                             for o in d.options}
                               for d in checker.decls if isinstance(d, m.AgentDecl)}

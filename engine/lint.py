@@ -225,10 +225,12 @@ def dead_ends(ck: Checker, stuck: list, playouts: int, drops: Optional[dict] = N
     many = "the random playout" if playouts == 1 else \
         f"{'all' if len(stuck) == playouts else len(stuck)} of {playouts:,} random playouts"
     if drops:
-        hint = "if the game ends there, say so in `terminal`; if not: at the first of them, " + \
+        hint = "if the game ends there, say so in `terminal` (or declare `dead ends are ends`); if not: at the " \
+            "first of them, " + \
             _dropped(drops, "the turn")
     else:
-        hint = "if the game ends there, say so in `terminal`; if a move should be legal there, a `require` may " \
+        hint = "if the game ends there, say so in `terminal` (or declare `dead ends are ends`); if a move should " \
+               "be legal there, a `require` may " \
                "fail on every path, or a value may leave a field's range (which drops the move unless the field " \
                "says `clamp`)"
     return [Diagnostic(

@@ -580,6 +580,14 @@ class ForbidDecl:
 
 
 @node
+class DeadEndsDecl:
+    """`dead ends are ends`: a state where no move is legal ends the game on purpose (a puzzle
+    stuck), so nothing warns of it."""
+    note: Optional[str]
+    span: Span
+
+
+@node
 class MergeDecl:
     """`merge equal moves`: moves that lead to equal states are one move (the first label kept)."""
     note: Optional[str]

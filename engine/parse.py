@@ -199,7 +199,7 @@ _HABITS = {"&": "write `and` for both",
 
 DECLARATION_WORDS = ("game", "use", "param", "enum", "record", "table", "const", "def", "players", "state",
                      "action", "turn", "when", "chance", "terminal", "score", "heuristic", "invariant", "agent",
-                     "tiles", "view", "forbid", "merge")
+                     "tiles", "view", "forbid", "merge", "dead")
 """The keywords a declaration begins with, at the start of a line."""
 
 _WHERE_HINT = "a filter is written with `where`: {}"
@@ -599,6 +599,10 @@ class _ToModel(Transformer):
     @v_args(meta=True)
     def merge_decl(self, meta, items):
         return m.MergeDecl(_n(items), self._span(meta))
+
+    @v_args(meta=True)
+    def dead_ends_decl(self, meta, items):
+        return m.DeadEndsDecl(_n(items), self._span(meta))
 
     @v_args(meta=True)
     def agent_name(self, meta, items):

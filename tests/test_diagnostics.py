@@ -1842,10 +1842,18 @@ def test_validate_warns_when_random_playouts_stop_where_no_move_is_legal(tmp_pat
            "is not over (the first after 4 moves)" in result.stderr
     # validate lists the moves of the first such state again, counting why each way was dropped:
     # here the one way, where n += 2 (line 2, column 22) would make n 10
-    assert ("hint: if the game ends there, say so in `terminal`; if not: at the first of them, 1 way through the "
-            "turn was dropped at line 2, column 22, where 'n' would leave its range 0..9 (unless the field says "
-            "`clamp`)\n") in result.stderr
+    assert ("hint: if the game ends there, say so in `terminal` (or declare `dead ends are ends`); if not: at the "
+            "first of them, 1 way through the turn was dropped at line 2, column 22, where 'n' would leave its range "
+            "0..9 (unless the field says `clamp`)\n") in result.stderr
     assert result.stdout == f"{path}: ok (stuck, 1 warning)\n"
+    # the same game, its dead ends declared meant: no warning, and solve says they are ends
+    meant = path.read_text(encoding="utf-8") + "dead ends are ends\n"
+    path.write_text(meant, encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "3")
+    assert (result.returncode, result.stdout, result.stderr) == (0, f"{path}: ok (stuck)\n", "")
+    solved = engine_cli("solve", str(path)).stdout
+    assert "  dead ends: 1 state where no move is legal, each an end (`dead ends are ends`)\n" in solved
+    assert "best score: 8\n" in solved  # by hand: stuck at 8, valued by the score there
     # a require that fails on both ways through the turn, counted at its place
     path.write_text('state { n: 0..9 = 0 }\naction step(k) "step {k}" { require n < 4  n += k }\n'
                     'turn { choose k in 1..2 step(k) }\nterminal n == 9\nscore n\n', encoding="utf-8")
