@@ -335,6 +335,14 @@ def cmd_solve(args) -> int:
         return 2
     if game.splits_scored and (args.policy is not None or reads_scored(game.checker, extra)):
         game.split_scored(False)  # a policy holds each state's own move and value; an invariant, every state's
+    if args.lines is not None:
+        if args.lines < 1:
+            raise UsageError(f"--lines {args.lines}: expected a positive number")
+        if args.depth is not None or game.chance_decls:
+            raise UsageError(f"--lines {args.lines}: lists the lines of best play of a whole game without chance "
+                             + ("(--depth cuts them short)" if args.depth is not None else
+                                "(with chance, best play is a policy for every outcome, not lines: --policy "
+                                "writes it)"))
     if args.heuristic is not None:
         if args.depth is None:
             raise UsageError(f"--heuristic {args.heuristic}: values the states where --depth N stops the lines; "
@@ -507,7 +515,8 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
             (lambda s: [game.evaluate(s, args.heuristic, p) for p in range(game.num_players)])
         sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
                     valued=values_bar.update, rng=random.Random(args.seed),
-                    decided=policy.decided if policy is not None else None, visit=visit, leaf=leaf)
+                    decided=policy.decided if policy is not None else None, visit=visit, leaf=leaf,
+                    lines=args.lines or 0)
     except _Broken:
         bar.close()
         values_bar.close()
@@ -554,6 +563,9 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         "players": list(names),
         "best_line": game.line_json(sol.best_line, views=args.show),
         "first_moves": _first_moves_json(sol.first_moves),
+        **({"best_lines": {"count": sol.best_lines[0], "lines": [[game.describe(m) for m in line]
+                                                                 for line in sol.best_lines[1]]}}
+           if sol.best_lines else {}),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in sorted(sol.outcomes.items(), key=lambda kv: (-kv[1], kv[0]))],
         "seconds": round(seconds, 3),
@@ -581,6 +593,11 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
                           show=args.show, leaf=args.heuristic)
     if args.moves:
         _print_first_moves(game, sol.first_moves, sol.best_line)
+    if sol.best_lines:
+        total, lines = sol.best_lines
+        print(f"  lines of best play: {total:,}" + (f", the first {len(lines):,}:" if len(lines) < total else ":"))
+        for k, line in enumerate(lines, 1):
+            print(f"    {k}. " + ", ".join(game.describe(m) for m in line))
     _print_policy(policy)
     return 0
 
@@ -769,6 +786,9 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     """solve for a game that can come back to a state: value iteration over all its states."""
     if args.plot is not None:
         raise UsageError("--plot: the game can come back to a state it was in, so it has no count of paths to plot")
+    if args.lines is not None:
+        raise UsageError(f"--lines {args.lines}: the game can come back to a state it was in, so its lines of best "
+                         "play need not end, nor be counted")
     found, sweeps = ProgressBar(None, "states found"), ProgressBar(None, "sweeps")
 
     def swept(k, change):
@@ -943,6 +963,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one more invariant, checked in every state the solve goes through (repeatable)")
     s.add_argument("--moves", action="store_true",
                    help="print the value after each move (or chance outcome) of the initial state")
+    s.add_argument("--lines", type=int, metavar="N",
+                   help="count the lines of best play and print the first N (every solution of a puzzle)")
     add_from(s)
     s.set_defaults(run=cmd_solve)
     c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")

@@ -25,6 +25,7 @@ class Solution:
     complete: bool  # False when the depth limit cut the game short
     dead_ends: int = 0  # states that are not terminal where no move is legal, valued as ends
     first_moves: tuple = ()  # (move, its values, probability or None) of each way on from the initial state
+    best_lines: tuple = ()  # with `lines`: (how many lines best play may take, up to `lines` of them as moves)
 
 
 class Cycle(Exception):
@@ -68,7 +69,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
           progress: Optional[Callable[[int, int, int], None]] = None,
           valued: Optional[Callable[[int], None]] = None, rng=None,
           decided: Optional[Callable] = None, visit: Optional[Callable] = None,
-          leaf: Optional[Callable] = None) -> Solution:
+          leaf: Optional[Callable] = None, lines: int = 0) -> Solution:
     """Count paths layer by layer, and back up values over the DAG. The best line stops at a
     chance step, or with `rng` goes on through it, each outcome drawn by its weight: one way
     the game may go under best play. With max_depth, a state the lines stop at before the game
@@ -86,6 +87,10 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     listed, `line()` giving the moves from the initial state to it; what it raises ends the solve.
     More than `max_states` states (each valued state, and each state of the layers, is held in
     memory) raise TooManyStates.
+
+    With `lines` (a game without chance, solved whole), `best_lines` gives how many lines from
+    the initial state take only moves as good for their mover as its best (every solution of a
+    puzzle), and the first `lines` of them in the order of the moves.
     """
     root = game.initial_state()
     if max_depth is None:
@@ -94,7 +99,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         paths, states, ends, outcomes = _paths_through(memo, (key(root), 0), progress)
         # with totals set aside, the ends of merged states hold what was still to come, not a return
         return Solution(paths, states, ends, outcomes if banked is None else {}, value, line, True, len(dead),
-                        _first_moves(game, root, memo, None))
+                        _first_moves(game, root, memo, None), _best_lines(game, root, memo, lines) if lines else ())
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -135,6 +140,45 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     value, line, memo, dead = _values(game, root, max_depth, max_states, valued, rng, decided, visit, leaf)
     return Solution(paths, len(seen), terminal_paths, dict(outcomes), value, line, complete, len(dead),
                     _first_moves(game, root, memo, max_depth, leaf))
+
+
+def _best_lines(game: Game, root, memo: dict, most: int) -> tuple:
+    """(the number of lines of best play from root, the first `most` of them as moves): lines whose
+    every move is as good for its mover as the best there, by the values of a whole solve's memo."""
+    key, banked = key_and_totals(game)
+
+    def value(s) -> tuple:
+        v = memo[(key(s), 0)][0]
+        return v if banked is None else plus(v, banked(s))
+
+    def best(s) -> list:
+        """The moves of s as good for its mover as its best, with the states they lead to."""
+        if game.is_terminal(s):
+            return []
+        p, top = game.current_player(s), value(s)[game.current_player(s)]
+        close = TIE * max(1.0, abs(top))
+        return [(m, t) for m, t, _ in _children(game, s) if value(t)[p] >= top - close]
+
+    counts: dict = {}
+
+    def count(s) -> int:
+        k = key(s)
+        if k not in counts:
+            ways = best(s)
+            counts[k] = sum(count(t) for _, t in ways) if ways else 1
+        return counts[k]
+    found: list = []
+
+    def walk(s, line: list):
+        if len(found) >= most:
+            return
+        ways = best(s)
+        if not ways:
+            found.append(list(line))
+        for m, t in ways:
+            walk(t, line + [m])
+    walk(root, [])
+    return count(root), tuple(found)
 
 
 def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int], leaf: Optional[Callable] = None) -> tuple:

@@ -930,3 +930,41 @@ def test_the_text_counts_the_terminal_paths_by_their_returns_the_best_first():
     r = run_engine("solve", "rules/tictactoe.rules")
     assert "  terminal paths by returns (X, O), the best first: (1, -1): 131,184, (0, 0): 46,080, " \
            "(-1, 1): 77,904\n" in r.stdout
+
+
+QUEENS = """param n in 1..8 = 5
+state { queens: list<int> = [] }
+def safe(c) = all(queens[i] != c and abs(queens[i] - c) != len(queens) - i for i in 0..len(queens) - 1)
+action place "{c}" { choose c in 0..n - 1 where safe(c)  queens += c }
+turn { place }
+terminal len(queens) == n
+score if len(queens) == n then 1 else 0
+dead ends are ends
+"""
+
+
+@pytest.mark.parametrize("n, solutions", [(4, 2), (5, 10), (6, 4)])  # OEIS A000170
+def test_lines_counts_and_lists_every_solution_of_a_puzzle(tmp_path, n, solutions):
+    path = tmp_path / "queens.rules"
+    path.write_text(QUEENS)
+    out = json.loads(run_engine("solve", path, "--set", f"n={n}", "--lines", "3", "--json").stdout)
+    assert out["best_lines"]["count"] == solutions
+    lines = [[int(m) for m in line] for line in out["best_lines"]["lines"]]
+    assert len(lines) == min(3, solutions) and lines == sorted(lines)  # in the order of the moves
+    for cols in lines:  # each a solution: n queens, no two on a column or a diagonal
+        assert len(cols) == n and all(cols[i] != cols[j] and abs(cols[i] - cols[j]) != j - i
+                                      for i in range(n) for j in range(i + 1, n))
+    text = run_engine("solve", path, "--set", f"n={n}", "--lines", "1").stdout
+    assert f"  lines of best play: {solutions}, the first 1:\n    1. {', '.join(map(str, lines[0]))}\n" in text
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--lines", "0"], "--lines 0: expected a positive number"),
+    (["--lines", "2", "--depth", "3"], "--lines 2: lists the lines of best play of a whole game without chance "
+                                       "(--depth cuts them short)"),
+])
+def test_lines_that_cannot_be_listed_are_a_usage_error(tmp_path, flags, message):
+    path = tmp_path / "queens.rules"
+    path.write_text(QUEENS)
+    r = run_engine("solve", path, *flags)
+    assert (r.returncode, r.stderr) == (2, f"error: {message}\n")
