@@ -177,8 +177,13 @@ def _best_lines(game: Game, root, memo: dict, most: int) -> tuple:
             found.append(list(line))
         for m, t in ways:
             walk(t, line + [m])
-    walk(root, [])
-    return count(root), tuple(found)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))  # a call a move, down lines of up to LINE_LIMIT moves
+    try:
+        walk(root, [])
+        return count(root), tuple(found)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int], leaf: Optional[Callable] = None) -> tuple:
