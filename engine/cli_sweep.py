@@ -143,7 +143,10 @@ def _chosen(name: str, chosen: str, values: list) -> list:
 def _print_table(game, args, name: str, values: list, runs: list) -> None:
     """One row per value: the value (or each player's), the distinct states and the seconds."""
     players = game.player_names
-    heads = [name] + (["best score"] if len(players) == 1 else list(players)) + ["distinct states", "seconds"]
+    # one player without chance: how many terminal paths reach the best score (a puzzle's solutions)
+    counted_paths = len(players) == 1 and not game.chance_decls and any(r.get("outcomes") for r in runs)
+    heads = [name] + (["best score"] if len(players) == 1 else list(players)) + \
+        (["paths to it"] if counted_paths else []) + ["distinct states", "seconds"]
     rows = []
     for swept, r in zip(values, runs):  # each value as --set takes it
         if "forbidden" in r:
@@ -155,7 +158,9 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
         else:
             cut = r["method"] == "exhaustive" and not r["complete"]
             value = [f"{plain_number(v)}" + (" (cut)" if cut else "") for v in r["value"]]
-            rows.append([swept, *value, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])
+            paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
+                     if r.get("outcomes") else "-"] if counted_paths else []
+            rows.append([swept, *value, *paths, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])
     print(f"{titled(game, args.set)}: solved for each value of {name}"
           + (f", to depth {args.depth} (cut: the score where the lines stop)" if args.depth is not None else ""))
     widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k == 0 or len(row) == len(heads))])

@@ -182,3 +182,17 @@ def test_a_range_in_the_rules_too_large_to_hold_is_a_runtime_error_at_it(tmp_pat
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.startswith(f"{path}:7:15: error[runtime]: the range 1..1000000000000 holds 1,000,000,000,000 "
                                "numbers, more than the 10,000,000 a range may hold"), r.stderr
+
+
+def test_a_sweep_of_a_puzzle_counts_the_paths_to_the_best_score(tmp_path):
+    path = tmp_path / "queens.rules"
+    path.write_text("param n in 1..8 = 5\nstate { queens: list<int> = [] }\n"
+                    "def safe(c) = all(queens[i] != c and abs(queens[i] - c) != len(queens) - i "
+                    "for i in 0..len(queens) - 1)\n"
+                    'action place "{c}" { choose c in 0..n - 1 where safe(c)  queens += c }\nturn { place }\n'
+                    "terminal len(queens) == n\nscore if len(queens) == n then 1 else 0\ndead ends are ends\n")
+    text = run_engine("solve", path, "--sweep", "n=4..6").stdout
+    rows = [line.split() for line in text.splitlines()[2:]]
+    assert text.splitlines()[1].split() == ["n", "best", "score", "paths", "to", "it", "distinct", "states", "seconds"]
+    assert [(n, best, paths) for n, best, paths, *_ in rows] == [("4", "1", "2"), ("5", "1", "10"), ("6", "1", "4")]
+    # the solutions of 4, 5 and 6 queens: OEIS A000170
