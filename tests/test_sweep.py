@@ -26,8 +26,10 @@ def test_a_sweep_solves_once_for_each_value_and_prints_a_row_each(tmp_path):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "reach: solved for each value of n"
-    assert lines[1].split() == ["n", "best", "score", "distinct", "states", "seconds"]
-    assert [row.split()[:3] for row in lines[2:]] == [["1", "2", "3"], ["2", "3", "4"], ["3", "4", "5"]]
+    assert lines[1].split() == ["n", "best", "score", "paths", "to", "it", "distinct", "states", "seconds"]
+    # by hand, the paths to the best end: n = 1: add 2; n = 2: add 1, add 2; n = 3: 1, 1, 2 and 2, 2
+    assert [row.split()[:4] for row in lines[2:]] == [["1", "2", "1", "3"], ["2", "3", "1", "4"],
+                                                      ["3", "4", "2", "5"]]
     out = json.loads(run_engine("solve", path, "--sweep", "n", "--json").stdout)
     assert (out["game"], out["sweep"]) == ("reach", "n")
     assert [(run["swept"], run["set"], run["best_score"], run["distinct_states"]) for run in out["runs"]] == [
@@ -56,7 +58,7 @@ def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_pa
         r.stdout.splitlines()[2], "  2  failed: its error is on stderr", "  3  skipped",
         "  skipped: 3, as n=2 has more than 3 states; --sweep n=3 solves it all the same (--max-states N lets solve "
         "hold more)"]
-    assert r.stdout.splitlines()[2].split()[:3] == ["1", "2", "3"]
+    assert r.stdout.splitlines()[2].split()[:4] == ["1", "2", "1", "3"]
     assert r.stderr.count("more than 3 states") == 1
     out = json.loads(run_engine("solve", path, "--sweep", "n", "--max-states", 3, "--json").stdout)
     assert out["runs"][2] == {"swept": 3, "skipped": "n=2 has more than 3 states"}
