@@ -903,20 +903,20 @@ class Checker(ExpressionChecks):
     def updated(self, t, what: str, op: str, value: m.Expr, span: m.Span):
         """`what op value` (`+=` or `-=`) where what is of type t: an int, or a collection given an
         element or a collection of its own type."""
-        got = self.expr(value)
+        got = self.expr(value, t[1] if t != T.ANY and t[0] == "map" and op == "-=" else None)  # a key: `{}` too
         if t == T.ANY:
             return
         if t == T.INT:
             ok = T.fits(got, T.INT)
         elif t[0] in T.COLLECTIONS:
             ok = T.fits(got, t[1]) or T.fits(got, t)
-        elif t[0] == "map" and op == "-=" and "[" not in what:  # `m -= k` takes the entry of key k away
+        elif t[0] == "map" and op == "-=":  # `m -= k` takes the entry of key k away (of a map entry too)
             if not T.fits(got, t[1]):
                 self.error("type-mismatch", f"'{what} -=' takes away the entry of a key, {T.show(t[1])}, got "
                            f"{T.show(got)}", value.span)
             return
         else:
-            self.error("type-mismatch", f"'{op}' needs an int or a collection, '{what}' is {T.show(t)}", span,
+            self.error("type-mismatch", f"'{op}' needs an int, a list, a set or a bag, '{what}' is {T.show(t)}", span,
                        f"`{what}[k] = v` adds or changes an entry, and `{what} -= k` takes one away"
                        if t[0] == "map" and "[" not in what else None)
             return

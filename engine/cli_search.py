@@ -604,7 +604,8 @@ def cmd_play(args) -> int:
           f"{' (an agent with budget=N: N)' if re.search(r':budget=', args.agents) else ''}, "
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
     if interrupted:
-        print(f"  interrupted (Ctrl-C) after {_games_played(played, args)}")
+        run_names = [" against ".join(n for n, _ in run) for run in runs]
+        print(f"  interrupted (Ctrl-C) after {_games_played(played, args, run_names)}")
     defaulted = _by_the_first_heuristic(args, game)
     if defaulted:
         print(f"  the heuristic of {', '.join(defaulted)}: {next(iter(game.heuristics))}, the file's first "
@@ -658,16 +659,18 @@ def cmd_play(args) -> int:
     return 130 if interrupted else 0
 
 
-def _games_played(played: list, args) -> str:
-    """What an interrupted play had played: of each run (one per agent when each agent plays every
-    game), and the options that play the rest of the run cut short."""
+def _games_played(played: list, args, names: list) -> str:
+    """What an interrupted play had played: of each run (`names`: each agent alone when each
+    agent plays every game, each pairing in a round robin), the options that play the rest of
+    the run cut short, and the runs not begun."""
     runs = [f"{counted(n, 'game')} of {args.games:,}" for n in played]
-    told = runs[0] if len(runs) == 1 else "; ".join(
-        f"{name}: {n}" for name, n in zip([a.strip() for a in args.agents.split(",")], runs))
+    told = runs[0] if len(names) == 1 else "; ".join(f"{name}: {n}" for name, n in zip(names, runs))
     last = played[-1]
     if last < args.games:
         told += (f" (the rest: --first-game {args.first_game + last} --games {args.games - last}"
-                 + (", for the last agent" if len(played) > 1 else "") + ")")
+                 + (f", for {names[len(played) - 1]}" if len(names) > 1 else "") + ")")
+    if len(played) < len(names):
+        told += f"; not begun: {', '.join(names[len(played):])}"
     return told
 
 

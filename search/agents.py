@@ -161,9 +161,11 @@ def _probe(fm: Budgeted, state, rng) -> list:
     """A random line from state, to estimate the moves left; its calls are the run's, but not its
     line, which the agent did not play. It takes at most a quarter of the budget, so that a line
     that goes round leaves the decisions the rest."""
-    probe = Budgeted(fm.game, state, None if fm.budget is None else max(1, fm.budget // 4))
+    told = None if fm.progress is None else (lambda calls, best: fm.progress(fm.calls + calls, fm.best_score))
+    probe = Budgeted(fm.game, state, None if fm.budget is None else max(1, fm.budget // 4), progress=told)
     line: list = []
     rollout(probe, state, rng, line)
     fm.calls += probe.calls
+    fm.stopped = fm.stopped or probe.stopped  # asked to stop while it ran (Ctrl-C)
     return line
 

@@ -117,7 +117,10 @@ class Budgeted:
 
     def sample_chance(self, s, rng):
         """A chance outcome of s drawn by its weight, and the state it leads to."""
-        m = sample_outcome(self.game, s, rng)
+        try:
+            m = sample_outcome(self.game, s, rng)
+        except Exception as e:
+            raise noted(e, s)
         return m, self.apply(s, m)
 
     def is_chance(self, s) -> bool:

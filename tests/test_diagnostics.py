@@ -1238,7 +1238,7 @@ def test_a_name_from_another_language_gets_a_hint(tmp_path, what, message, hint)
     ("moves += 1  seen = ‸seen + {moves: 1}", "'+' does not take a map, got map<int, int>",
      "`m[k] = v` adds or changes an entry of a map field and `m -= k` takes one away; a comprehension such as "
      "{k: m[k] for k in keys(m) where k != x} makes a map with fewer"),
-    ("moves += 1  ‸seen += {moves: 1}", "'+=' needs an int or a collection, 'seen' is map<int, int>",
+    ("moves += 1  ‸seen += {moves: 1}", "'+=' needs an int, a list, a set or a bag, 'seen' is map<int, int>",
      "`seen[k] = v` adds or changes an entry, and `seen -= k` takes one away"),
 ])
 def test_adding_to_a_map_is_one_error_that_shows_how_to_add_an_entry(tmp_path, what, message, hint):

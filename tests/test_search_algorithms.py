@@ -559,3 +559,14 @@ def test_a_move_by_move_search_reports_the_line_its_decisions_played_not_its_pro
     for seed in range(8):
         r = plan(tree, "S", "osla", budget=100, rng=random.Random(seed))
         assert ([m for m, _ in r.best_line], r.best_score) == (["a"], 1), seed
+
+
+@pytest.mark.parametrize("algo", ["osla", "flat-mc", "rhea"])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_move_by_move_search_asked_to_stop_stops_while_its_first_random_line_goes_round(algo, seed):
+    # the random line that first estimates the game's length may go round for ever in Trap: asked to
+    # stop at the first report, the search stops there, not a quarter of a billion calls later
+    told = []
+    r = plan(Trap(), "start", algo, budget=10**9, rng=random.Random(seed),
+             progress=lambda calls, best: told.append(calls) or True)
+    assert r.fm_calls < 3 * 2000  # a few reports' worth at most (search/budget.py reports every 2,000)

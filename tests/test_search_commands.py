@@ -755,3 +755,25 @@ def test_search_ends_its_report_with_the_final_state_of_the_best_line():
     assert len(head.split("  best line:\n")[1].splitlines()) == 8  # one trade a round
     r = run_engine("search", "rules/nidavellir.rules", "--algo", "beam", "--budget", "20000", "--show")
     assert "its final state" not in r.stdout  # --show has drawn every state of the line
+
+
+def test_a_chance_block_failing_inside_a_search_shows_the_state_it_failed_in(tmp_path):
+    # the only draw, 3, makes pos + d - 6 zero in the initial state (pos 3): the block fails there
+    path = tmp_path / "chance.rules"
+    path.write_text("state { pos: 0..20 = 3  rolled: bool = no }\n"
+                    "chance when not rolled { draw d in [3]  pos += 10 // (pos + d - 6)  rolled = yes }\n"
+                    'action go "go" { rolled = no }\nturn { go }\nterminal pos >= 12\nscore pos\n')
+    r = run_engine("search", path, "--algo", "random-walk", "--budget", "100")
+    assert r.returncode == 1 and "error[runtime]: division by zero" in r.stderr
+    assert r.stderr.endswith('the state it failed in: {"pos": 3, "rolled": false}\n'), r.stderr
+
+
+def test_an_interrupted_play_says_what_each_run_played_and_which_never_began():
+    from argparse import Namespace
+    from engine.cli_search import _games_played
+    args = Namespace(games=20, first_game=1)
+    assert _games_played([7], args, ["mcts against random"]) == \
+        "7 games of 20 (the rest: --first-game 8 --games 13)"
+    assert _games_played([20, 3], args, ["a against b", "a against c", "b against c"]) == (
+        "a against b: 20 games of 20; a against c: 3 games of 20 (the rest: --first-game 4 --games 17, for a "
+        "against c); not begun: b against c")

@@ -968,3 +968,16 @@ def test_lines_that_cannot_be_listed_are_a_usage_error(tmp_path, flags, message)
     path.write_text(QUEENS)
     r = run_engine("solve", path, *flags)
     assert (r.returncode, r.stderr) == (2, f"error: {message}\n")
+
+
+def test_an_entry_of_a_map_of_maps_or_a_key_that_is_a_set_is_taken_away_by_minus_equals(tmp_path):
+    # by hand: l[A] loses key 1 (2 left of 1, 2), m loses the key {} (the empty set): 2 + 2 = 4
+    path = tmp_path / "maps.rules"
+    path.write_text("players A, B\nstate { l: map<player, map<int, int>> = {A: {1: 5, 2: 6}, B: {}}\n"
+                    "        m: map<set<int>, int> = {{}: 1, {1}: 2}  n: 0..1 = 0 }\n"
+                    'action go "go" { l[current] -= 1  m -= {}  n += 1 }\nturn { go }\nterminal n == 1\n'
+                    "score for p: sum(values(l[A])) // 3 + sum(values(m))\n")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["value"] == [4, 4]  # 6 // 3 + 2
+    assert {k: out["best_line"][-1]["state"][k] for k in ("l", "m")} == {"l": {"A": [[2, 6]], "B": []},
+                                                                      "m": [[[1], 2]]}
