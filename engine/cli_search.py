@@ -346,9 +346,10 @@ def cmd_search(args) -> int:
                  if emptied else "within the budget")
               + (f": the beam went {counted(r.iterations, 'layer')} deep (a smaller --width goes deeper on the same "
                  "budget)" if args.algo == "beam" and not (interrupted or spare or emptied) else
-                 f" ({counted(r.iterations, 'iteration')}): a random line that goes round without end spends the "
-                 "budget; --depth N stops such lines after N moves" if depth in (None, "end") and not interrupted
-                 and args.algo in ("mcts", "random-walk", "flat-mc") else ""))
+                 f" ({counted(r.iterations, 'iteration')}): random lines that go round without end (for 1,000 moves "
+                 "each) spend the budget; --depth N stops them after N moves"
+                 if depth in (None, "end") and not interrupted and args.algo in ("mcts", "random-walk", "flat-mc")
+                 else ""))
         return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
     if chance:

@@ -195,14 +195,19 @@ def player_at(game: Game, s) -> int:
     return p if p >= 0 else 0
 
 
+ROLLOUT_MOST = 1_000
+"""The most moves of a random line given no depth, as `play` stops a game (--max-moves): in a
+puzzle whose random lines can go round for ever, one line would else take the whole budget."""
+
+
 def rollout(fm: Budgeted, s, rng, line: list, depth: Optional[int] = None):
-    """Random moves (chance by weight) from s until an end, `depth` moves, or the budget spent (a
-    game whose random lines can go round for ever would else never stop); appends to line.
+    """Random moves (chance by weight) from s until an end, `depth` moves (ROLLOUT_MOST without),
+    or the budget spent; appends to line.
 
     Returns the last state; a line that ends is recorded with fm.finish.
     """
-    steps = 0
-    while (depth is None or steps < depth) and not fm.spent and not fm.game.is_terminal(s):
+    steps, most = 0, ROLLOUT_MOST if depth is None else depth
+    while steps < most and not fm.spent and not fm.game.is_terminal(s):
         if fm.is_chance(s):
             m, s = fm.sample_chance(s, rng)
         else:

@@ -570,3 +570,11 @@ def test_a_move_by_move_search_asked_to_stop_stops_while_its_first_random_line_g
     r = plan(Trap(), "start", algo, budget=10**9, rng=random.Random(seed),
              progress=lambda calls, best: told.append(calls) or True)
     assert r.fm_calls < 3 * 2000  # a few reports' worth at most (search/budget.py reports every 2,000)
+
+
+@pytest.mark.parametrize("algo", ["mcts", "random-walk"])
+def test_a_random_line_stops_after_a_thousand_moves_so_a_looping_puzzle_gets_many(algo):
+    # half the random lines of Trap go round for ever; each stops after 1,000 moves, so 100,000 calls
+    # try many lines, and one of them wins (it cannot but be `win`)
+    r = plan(Trap(), "start", algo, budget=100_000, rng=random.Random(0))
+    assert r.iterations > 10 and [m for m, _ in r.best_line] == ["win"]
