@@ -149,5 +149,8 @@ class _Reader:
                         found.setdefault(rt.format_value(o), o)
             self._tiles[name] = found
         tile = self._tiles[name].get(v) if isinstance(v, str) else None
-        return tile if tile is not None else self.fail(where, f"a {name} as JSON writes it, such as "
-                                                              f"{next(iter(self._tiles[name]), '?')!r}", v)
+        if tile is not None:
+            return tile
+        named = [t for t in self._tiles[name] if isinstance(v, str) and t.split(" [")[0] == v.split(" [")[0]]
+        return self.fail(where, f"one of the orientations {', '.join(map(repr, named))}" if named else
+                         f"a {name} as JSON writes it, such as {next(iter(self._tiles[name]), '?')!r}", v)

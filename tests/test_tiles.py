@@ -242,3 +242,8 @@ def test_orientations_with_the_same_labels_are_told_apart_by_their_groups_and_re
     (tmp_path / "step.json").write_text(json.dumps(out["best_line"][1]))
     again = json.loads(run_engine("solve", path, "--from", tmp_path / "step.json", "--json").stdout)
     assert again["best_score"] == 1  # the orientation laid, not the other one
+    (tmp_path / "other.json").write_text('{"board": [[[0, 0], "dbl [road road road road] {S W} {N E}"]], '
+                                         '"done": false}')
+    r = run_engine("solve", path, "--from", tmp_path / "other.json")
+    assert r.returncode == 2 and "expected one of the orientations 'dbl [road road road road] {N E} {S W}', " \
+                                 "'dbl [road road road road] {N W} {E S}'" in r.stderr, r.stderr
