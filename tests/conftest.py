@@ -1,10 +1,17 @@
 """Shared fixtures: paths of the repository and its rule files."""
 import multiprocessing
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+# A suite started in the background by a shell (`pytest &`) ignores Ctrl-C, and so would every
+# command it runs, which keep an ignored Ctrl-C ignored: the tests of Ctrl-C would wait for ever.
+# They send it themselves, so the suite takes it as a terminal session would.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILES = sorted((ROOT / "rules").glob("*.rules"))
