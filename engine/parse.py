@@ -902,7 +902,8 @@ def _template(tok: Token, path: str, line_offset: int, what: str = "label") -> m
         elif ch == "{":
             j = raw.find("}", i)
             if j < 0:
-                cut = raw[i + 1:].rstrip().endswith(("(", ",", "["))  # a quote in the braces ended the string
+                # a quote in the braces ended the string: what is left wants something after it
+                cut = re.search(r"([(,\[+=<>]|\b(?:else|then|and|or|not|in))$", raw[i + 1:].rstrip()) is not None
                 raise RuleErrors([Diagnostic("syntax", f"{what} has '{{' without a closing '}}'",
                                              m.Span(path, base.line, base.col + 1 + i, base.line, base.col + 2 + i),
                                              _IN_BRACES if cut else "text in braces is an expression to fill in; "

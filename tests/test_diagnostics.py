@@ -1672,6 +1672,16 @@ def test_a_brace_left_open_in_a_string_hints_at_the_escape(tmp_path):
     assert errors.diagnostics[0].hint == "text in braces is an expression to fill in; write \\{ for a brace itself"
 
 
+def test_a_string_in_the_braces_of_a_string_is_named_as_what_ended_it(tmp_path):
+    # the quote before - ends the view's string, leaving `{if ... else ` without its brace
+    _, errors = first_diagnostic(tmp_path, "state { have: bool = no  n: 0..1 = 0 }\naction go { n += 1 }\n"
+                                 "turn { go }\nterminal n == 1\nscore n\n"
+                                 'view "hand: {if have then text(n) else "-"}"\n')
+    d = errors.diagnostics[0]
+    assert (d.message, d.span.line, d.span.col) == ("string has '{' without a closing '}'", 6, 13)
+    assert d.hint == "a string cannot hold another in its braces: name the text with a `def` and put that in braces"
+
+
 @pytest.mark.parametrize("view, message, hint", [
     ('"n is ‸{{moves}}"', "'{{' is no escape: braces in a string hold an expression to fill in",
      "write \\{ and \\} for braces themselves"),
