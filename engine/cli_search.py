@@ -315,6 +315,12 @@ def cmd_search(args) -> int:
     interrupted = stop.is_set()
     status = 130 if interrupted else 0  # as for any Ctrl-C, after the report
     seconds = time.perf_counter() - t0
+    with states_told(game):  # the views of --show: a view failing shows the state it failed on
+        return _report_search(args, game, opts, r, plot, interrupted, status, seconds)
+
+
+def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, seconds: float) -> int:
+    """What `search` prints of its run r: JSON, or the text (the plot drawn first)."""
     chance = CHANCE_STEPS[args.algo] if any(game.chance_steps(r.best_line)) else None
     out = {
         "game": game.title, "set": settings_given(args.set), **started_json(args), "algo": args.algo, "seed": args.seed,

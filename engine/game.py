@@ -652,8 +652,13 @@ class CompiledGame:
             mover = [f"to_move: {self.player_names[s[self.nstate - 2]]}"] if self.num_players > 1 else []
             return "\n".join([f"{k}: {rt.format_value(v)}" for k, v in zip(self.field_names, s)] + mover)
         fn, span = self._view
-        with guard(span, "the view"):
-            return fn(self.env(s))
+        try:
+            with guard(span, "the view"):
+                return fn(self.env(s))
+        except RuleRuntimeError as e:  # the state it failed on, for the command to show
+            if getattr(e, "in_state", None) is None:
+                e.in_state = s
+            raise
 
     def fields_spread(self, states, most: int = 3, sample: int = 100_000) -> list:
         """(name, distinct values, least, greatest) of the `most` fields that take the most values

@@ -777,3 +777,14 @@ def test_an_interrupted_play_says_what_each_run_played_and_which_never_began():
     assert _games_played([20, 3], args, ["a against b", "a against c", "b against c"]) == (
         "a against b: 20 games of 20; a against c: 3 games of 20 (the rest: --first-game 4 --games 17, for a "
         "against c); not begun: b against c")
+
+
+def test_a_view_failing_under_search_show_shows_the_state_it_failed_on(tmp_path):
+    # the view divides by pos - 8. By hand: the best line ends at 8 (from 6, a step of 2), and every
+    # state before its end is below 7, so the view fails on the last state only
+    path = tmp_path / "view.rules"
+    path.write_text('state { pos: 0..9 = 0 }\naction step "step {k}" { choose k in 1..2  pos += k }\n'
+                    'turn { step }\nterminal pos >= 7\nscore pos\nview "at {pos} {10 // (pos - 8)}"\n')
+    r = run_engine("search", path, "--algo", "backtrack", "--budget", "200", "--show")
+    assert r.returncode == 1 and "error[runtime]: division by zero" in r.stderr
+    assert r.stderr.endswith('the state it failed in: {"pos": 8}\n'), r.stderr
