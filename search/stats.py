@@ -8,6 +8,7 @@ import attrs
 
 from .budget import sample_outcome
 from .protocol import CHANCE
+from .solve import key_and_totals
 
 
 REMEMBERED = 8
@@ -136,7 +137,7 @@ def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
 
 def _key_of(game) -> Callable:
     """What tells states apart: the future key where the game sets totals aside, else the key."""
-    return getattr(game, "future_key", None) or game.key
+    return key_and_totals(game)[0]
 
 
 def _row(d: int, exact: bool, states: int, counts: list, ended: int, chance: int) -> Depth:
