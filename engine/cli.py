@@ -48,12 +48,24 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(f"{self.prog}: {message}")
 
+    def parse_known_args(self, args=None, namespace=None):
+        """Positional arguments may come after options too (`validate A.rules --playouts 0 B.rules`)."""
+        if self.__dict__.get("_mixing"):  # parse_known_intermixed_args calls this again
+            return super().parse_known_args(args, namespace)
+        self._mixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._mixing = False
+
 
 class _Main(_Parser):
     """The top-level parser: names the commands when none or an unknown one is given, and the option
     likely meant when a command is given one it does not take."""
 
     commands: dict  # name: parser, set by build_parser
+
+    parse_known_args = argparse.ArgumentParser.parse_known_args  # a parser of commands mixes nothing
 
     def parse_args(self, args=None, namespace=None):
         argv = sys.argv[1:] if args is None else list(args)

@@ -137,8 +137,8 @@ def test_validate_checks_every_file_after_one_missing_or_refusing_a_setting(tmp_
     assert r.stdout == "rules/tictactoe.rules: ok (Tic-tac-toe)\n"
     broken = tmp_path / "broken.rules"
     broken.write_text("state { x: 0..3 = 0 }\naction go { x += 1 }\nturn { go }\nterminal x == 3\nscore y\n")
-    r = run_engine("validate", "--set", "rounds=3", broken, "rules/nidavellir.rules", "rules/tictactoe.rules",
-                   "--playouts", "0")
+    r = run_engine("validate", "--set", "rounds=3", broken, "--playouts", "0", "rules/nidavellir.rules",
+                   "rules/tictactoe.rules")  # files after an option are files too
     assert r.returncode == 1  # a file with errors: that outranks a setting one file does not take
     assert "error: rules/tictactoe.rules: --set rounds=3: no parameter 'rounds' (parameters: none)\n" in r.stderr
     assert f"{broken}:5:7: error[unknown-name]" in r.stderr
