@@ -121,6 +121,14 @@ def _chosen(name: str, chosen: str, values: list) -> list:
         if lo > hi:
             raise UsageError(f"--sweep {name}={chosen}: {lo} is above {hi}; the range is written from the least, "
                              f"{name}={hi}..{lo}")
+        numbers = [int(v) for v in values if v.lstrip("-").isdigit()] if not isinstance(values, NumbersText) else ()
+        least, most = (values.lo, values.hi) if isinstance(values, NumbersText) else \
+            (min(numbers), max(numbers)) if numbers else (lo, hi)
+        outside = [str(v) for v in (lo, hi) if not least <= v <= most]
+        if outside and (least <= hi and lo <= most):  # a range wholly outside is told below
+            raise UsageError(f"--sweep {name}={chosen}: {' and '.join(outside)} "
+                             f"{'is not a value' if len(outside) == 1 else 'are not values'} of {name}; its values: "
+                             f"{_listed(values)}")
         part = NumbersText(max(lo, values.lo), min(hi, values.hi)) if isinstance(values, NumbersText) else values
         if len(part) > SWEEP_MOST:
             raise UsageError(f"--sweep {name}={chosen}: {len(part):,} values, more than {SWEEP_MOST:,}; name fewer")
@@ -129,15 +137,20 @@ def _chosen(name: str, chosen: str, values: list) -> list:
         picked = [v.strip() for v in chosen.split(",")]
         wrong = [v for v in picked if v not in values]
         if wrong:
-            listed = ("any whole number" if values.hi == ANY_NUMBER else f"{values[0]}..{values[-1]}") \
-                if isinstance(values, NumbersText) else ", ".join(values)
             raise UsageError(f"--sweep {name}={chosen}: {', '.join(wrong)} is not a value of {name}; its values: "
-                             f"{listed}")
+                             f"{_listed(values)}")
         picked = sorted(set(picked), key=int) if isinstance(values, NumbersText) else \
             [v for v in values if v in picked]
     if not picked:
-        raise UsageError(f"--sweep {name}={chosen}: none of the values of {name} ({values[0]}..{values[-1]})")
+        raise UsageError(f"--sweep {name}={chosen}: none of the values of {name} ({_listed(values)})")
     return picked
+
+
+def _listed(values) -> str:
+    """A parameter's values as a message names them."""
+    if isinstance(values, NumbersText):
+        return "any whole number" if values.hi == ANY_NUMBER else f"{values[0]}..{values[-1]}"
+    return ", ".join(values)
 
 
 def _print_table(game, args, name: str, values: list, runs: list) -> None:

@@ -145,7 +145,9 @@ def test_a_sweep_of_some_values_and_one_stopped_by_ctrl_c_keeps_the_rows_solved(
     assert sweep(build_parser().parse_args(["solve", str(path), "--sweep", "n=8,2", "--json"]), cmd_solve) == 0
     assert [run["swept"] for run in json.loads(capsys.readouterr().out)["runs"]] == [2, 8]  # in order
     for spec, message in [("n=1,12", "12 is not a value of n; its values: 1..9"),
-                          ("n=10..12", "none of the values of n (1..9)"), ("n=a..b", "expected whole numbers A..B")]:
+                          ("n=10..12", "none of the values of n (1..9)"), ("n=a..b", "expected whole numbers A..B"),
+                          ("n=8..10", "10 is not a value of n; its values: 1..9"),  # not 8 and 9 alone
+                          ("n=0..10", "0 and 10 are not values of n; its values: 1..9")]:
         r = run_engine("solve", path, "--sweep", spec)
         assert (r.returncode, r.stderr) == (2, f"error: --sweep {spec}: {message}\n")
 
