@@ -31,6 +31,9 @@ def _edges(edges, span):
         if len(e) != 2:
             _fail(span, f"an edge joins two nodes, got {rt.format_value(e)}",
                   "a set {a, b} of one node is {a}: write each edge between two different nodes")
+        if e[0] == e[1] if isinstance(e, tuple) else False:
+            _fail(span, f"an edge joins two different nodes, got ({rt.format_value(e[0])}, {rt.format_value(e[1])})",
+                  "a graph has no edge from a node to itself; graph(edges, nodes) adds nodes with no edges")
     return edges
 
 
@@ -379,7 +382,8 @@ class Compiler(PySource):
                     missing = next((v for v in (x, y) if not g.contains(v)), None)
                     _fail(span, f"{rt.format_value(missing)} is not a node of the graph" if missing is not None
                           else f"no path from {rt.format_value(x)} to {rt.format_value(y)}",
-                          "components(g, nodes(g)) gives the groups of nodes that paths join")
+                          "nodes(g) gives the nodes of the graph" if missing is not None
+                          else "components(g, nodes(g)) gives the groups of nodes that paths join")
                 return d
             return distance
         if name == "join":

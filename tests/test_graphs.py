@@ -108,25 +108,29 @@ def test_a_graph_declared_of_one_node_type_refuses_another(tmp_path):
     assert d.message == "'roads' is declared graph<int>, got graph<Town>"
 
 
-@pytest.mark.parametrize("score, message", [
-    ("distance(roads, at, elm)", "no path from ash to elm"),
-    ("distance(rivers, at, ash)", "birch is not a node of the graph"),
+@pytest.mark.parametrize("score, message, hint", [
+    ("distance(roads, at, elm)", "no path from ash to elm",
+     "components(g, nodes(g)) gives the groups of nodes that paths join"),
+    ("distance(rivers, at, ash)", "birch is not a node of the graph", "nodes(g) gives the nodes of the graph"),
 ])
-def test_a_distance_without_a_path_is_a_runtime_error_with_a_hint(tmp_path, score, message):
+def test_a_distance_without_a_path_is_a_runtime_error_with_a_hint(tmp_path, score, message, hint):
     game = travel(tmp_path, score)
     s = game.initial_state()
     if "rivers" in score:
         s = game.apply(s, next(m for m in game.legal_moves(s) if m.label == "to birch"))
     with pytest.raises(RuleRuntimeError) as info:
         game.returns(s)
-    assert info.value.message == message
-    assert info.value.hint == "components(g, nodes(g)) gives the groups of nodes that paths join"
+    assert (info.value.message, info.value.hint) == (message, hint)
 
 
 def test_an_edge_of_one_node_is_an_error_where_the_graph_is_made(tmp_path):
     [d] = load_errors(tmp_path, "{{ash, dale}, {dale, elm}}", "{{ash, dale}, {elm}}")
     assert (d.code, d.message) == ("runtime", "an edge joins two nodes, got {elm} (while setting up the game)")
     assert (d.span.line, d.span.col) == (5, len("const rivers = ") + 1)  # the rivers line, by hand
+    [d] = load_errors(tmp_path, "{{ash, dale}, {dale, elm}}", "[(ash, dale), (elm, elm)]")
+    assert (d.code, d.message) == ("runtime", "an edge joins two different nodes, got (elm, elm) (while setting up "
+                                              "the game)")  # as {elm} is: no edge is dropped unseen
+    assert d.hint == "a graph has no edge from a node to itself; graph(edges, nodes) adds nodes with no edges"
 
 
 def test_neighbours_of_a_grid_and_of_the_graph_of_its_edges_agree():
