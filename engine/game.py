@@ -426,6 +426,18 @@ class CompiledGame:
         value of the slots the block may read or write (a roll of dice once per round, whatever
         the board): another state that agrees on them gets the same outcomes, its other slots
         kept."""
+        return self._outcomes(s, None)
+
+    def chance_outcomes_within(self, s, limit: int) -> Optional[tuple]:
+        """The chance outcomes of s, or None as soon as the block has more than `limit` paths
+        (before those that lead to one state merge): for callers that would rather sample an
+        outcome than wait for a very large list."""
+        try:
+            return self._outcomes(s, limit)
+        except _TooMany:
+            return None
+
+    def _outcomes(self, s, limit: Optional[int]) -> tuple:
         at = self._chance_at(s) if self._chances else None
         if at is None:
             return ()
@@ -435,7 +447,7 @@ class CompiledGame:
         key = (at, tuple(s[i] for i in slots))
         outcomes = self._outcomes_memo.get(key)
         if outcomes is None:
-            outcomes = self._remember(self._outcomes_memo, key, self._run_chance(s, at, slots))
+            outcomes = self._remember(self._outcomes_memo, key, self._run_chance(s, at, slots, limit))
         moves = []
         nxt = list(s)
         for label, w, values in outcomes:
@@ -444,14 +456,18 @@ class CompiledGame:
             moves.append((Move(label, tuple(nxt)), w))
         return tuple(moves)
 
-    def _run_chance(self, s, at: int, slots: tuple) -> tuple:
+    def _run_chance(self, s, at: int, slots: tuple, limit: Optional[int] = None) -> tuple:
         """Every path through chance block `at` from s, merged by the state it leads to:
-        (label, weight, the values of `slots` after it) per outcome."""
+        (label, weight, the values of `slots` after it) per outcome; _TooMany past `limit` paths."""
         _, block, span = self._chances[at]
         n = self.nstate
         merged: dict = {}
+        paths = [0]
 
         def finish(env):
+            paths[0] += 1
+            if limit is not None and paths[0] > limit:
+                raise _TooMany
             self._pass(env)
             nxt = tuple(env[:n])
             got = merged.get(nxt)

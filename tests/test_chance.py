@@ -277,6 +277,16 @@ def test_a_sampled_draw_that_a_require_drops_is_the_same_error(tmp_path):
             game.sample_chance(game.initial_state(), rng)
 
 
+def test_validate_weighs_the_outcomes_of_a_block_it_reaches_even_if_no_playout_draws_a_dropped_one(tmp_path):
+    # one playout, whose one roll is a 1 to 5 five times in six: validate lists the outcomes all the same
+    path = tmp_path / "game.rules"
+    path.write_text(BASE + "chance when not rolled { draw x in 1..6 require x != 6 rolled = yes }\n")
+    r = run_engine("validate", path, "--playouts", 1)
+    assert r.returncode == 1
+    assert f"{path}:6:41: error[runtime]: the outcomes of the chance block weigh 5/6 in all: expected 1 " \
+           "(in a random playout)" in r.stderr
+
+
 def test_sampling_draw_by_draw_follows_the_textbook_weights(dice):
     # sample_chance draws a, then b, instead of listing all outcomes; over 36,000 draws each total t
     # should come up about 1000 * (6 - |t - 7|) times (binomial s.d. below 40; allow 5 s.d.)
