@@ -568,9 +568,9 @@ def test_six_built_in_properties_are_checked():
     assert len(BUILT_IN) == 6
 
 
-def test_the_readme_shows_what_check_prints():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"^    \$ python -m engine check (.*)\n((?:    [^$].*\n)+)", readme, re.M)
+def test_the_commands_reference_shows_what_check_prints():
+    reference = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    block = re.search(r"^    \$ python -m engine check (.*)\n((?:    [^$].*\n)+)", reference, re.M)
     args = re.findall(r'"[^"]*"|\S+', block.group(1))
     r = run_engine("check", *(a.strip('"') for a in args))
     assert r.stdout == re.sub(r"^    ", "", block.group(2), flags=re.M)

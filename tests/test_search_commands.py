@@ -225,7 +225,7 @@ def test_measures_and_shown_games_name_their_agent_when_each_agent_plays_every_g
 def test_shown_games_of_two_players_name_the_agent_in_each_seat_as_the_seats_rotate():
     args = ("play", "rules/tictactoe.rules", "--agents", "random,osla", "--games", "3", "--budget", "30", "--show")
     out = json_of(*args, "--json")
-    # the README: the seats rotate, the second agent taking the first seat in game 2; X is random in games 1 and 3
+    # docs/commands.md: the seats rotate, the second agent taking the first seat in game 2; X is random in games 1 and 3
     assert [e["seats"] for e in out["shown"]] == [["random", "osla"], ["osla", "random"], ["random", "osla"]]
     mean = {a["name"]: a["mean"] for a in out["agents"]}
     for name in ("random", "osla"):  # each seat's return counted for the agent named in it

@@ -55,7 +55,7 @@ def test_tictactoe_has_5478_positions_and_255168_games(tictactoe):
 
 
 def test_a_map_keeps_its_json_shape_while_it_is_empty(tictactoe, tmp_path):
-    # the README: maps keyed by names are objects, other maps lists of [key, value] pairs. The
+    # docs/commands.md: maps keyed by names are objects, other maps lists of [key, value] pairs. The
     # marks are keyed by cells: a list from the empty board on, not {} until the first mark
     marks = [step["state"]["marks"] for step in tictactoe["best_line"]]
     assert marks[0] == [] and marks[1] == [[list(marks[1][0][0]), "X"]]
@@ -521,8 +521,8 @@ def test_solving_frees_its_table_of_values_without_the_collector():
     assert unreachable == 0
 
 
-def test_the_readme_names_every_key_solve_json_prints(tmp_path):
-    section = (ROOT / "README.md").read_text().split("* `solve` explores", 1)[1].split("\n* ", 1)[0]
+def test_the_commands_reference_names_every_key_solve_json_prints(tmp_path):
+    section = (ROOT / "docs" / "commands.md").read_text().split("\n## solve\n", 1)[1].split("\n## ", 1)[0]
     for rules in ("rules/nidavellir.rules", "rules/tictactoe.rules"):
         out = json.loads(run_engine("solve", rules, "--json", "--policy", tmp_path / f"{rules[6:]}.jsonl").stdout)
         assert [k for k in out if f"`{k}`" not in section] == [], rules
