@@ -567,7 +567,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     seconds = time.perf_counter() - t0
     names = game.player_names
     out = {
-        "game": game.title, "set": settings_given(args.set), **started_json(args),
+        "game": game.title, "set": settings_given(game, args.set), **started_json(args),
         "method": "exhaustive",
         "paths_per_depth": sol.paths_per_depth,
         "distinct_states": sol.distinct_states,
@@ -832,7 +832,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
                              f"value iteration, so they are no fixed point{grows}; --depth N solves the first N moves")
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
-    out = {"game": game.title, "set": settings_given(args.set), **started_json(args), "method": "value iteration",
+    out = {"game": game.title, "set": settings_given(game, args.set), **started_json(args), "method": "value iteration",
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),

@@ -140,7 +140,7 @@ def cmd_fit(args) -> int:
     out = {g: {"n": f.n, "r2": None if math.isnan(f.r2) else round(f.r2, 4), "rmse": round(f.rmse, 4),
                "bias": f.bias, "weights": dict(zip(features, f.weights))} for g, f in fits.items()}
     if args.json:
-        print(json.dumps({"game": game.title, "set": settings_given(args.set), "rows": len(rows), "by": args.by,
+        print(json.dumps({"game": game.title, "set": settings_given(game, args.set), "rows": len(rows), "by": args.by,
                           "fits": [{"group": g, **v} for g, v in out.items()], "interrupted": interrupted is not None}))
         return status
     print(f"{titled(game, args.set)}: {len(rows)} decisions fitted"

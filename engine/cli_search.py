@@ -323,7 +323,7 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
     """What `search` prints of its run r: JSON, or the text (the plot drawn first)."""
     chance = CHANCE_STEPS[args.algo] if any(game.chance_steps(r.best_line)) else None
     out = {
-        "game": game.title, "set": settings_given(args.set), **started_json(args), "algo": args.algo, "seed": args.seed,
+        "game": game.title, "set": settings_given(game, args.set), **started_json(args), "algo": args.algo, "seed": args.seed,
         "budget": args.budget,
         "heuristic": opts.heuristic,
         "best_score": None if r.best_score is None else plain_number(r.best_score),
@@ -515,7 +515,7 @@ def _by_the_first_heuristic(args, game) -> list:
 def cmd_play(args) -> int:
     game, runs, same_games, texts, summary, line = _play_setup(args)
     _positive(**{"jobs": args.jobs, "first-game": args.first_game, "max-moves": args.max_moves})
-    settings = settings_given(args.set)
+    settings = settings_given(game, args.set)
     earlier = None
     if args.against is not None:
         if game.num_players != 1:
@@ -732,7 +732,7 @@ def cmd_stats(args) -> int:
     status = 130 if interrupted else 0
     cut = args.depth is None and bool(rows) and rows[-1].depth == depth and rows[-1].states > rows[-1].ended
     if args.json:
-        print(json.dumps({"game": game.title, "set": settings_given(args.set), **started_json(args), "depths": [
+        print(json.dumps({"game": game.title, "set": settings_given(game, args.set), **started_json(args), "depths": [
             {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions, "chance": r.chance,
              "moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max,
              "ended": r.ended} for r in rows], "stopped": cut, "interrupted": interrupted,

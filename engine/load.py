@@ -16,6 +16,7 @@ from .compile import Compiler
 from .diagnostics import Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, did_you_mean
 from .game import CompiledGame, guard
 from .parse import parse_expr, parse_text
+from .runtime import EnumValue
 
 INVARIANT_SOURCE = "--invariant"
 """The file name of `--invariant` expressions in diagnostics; expression k is its line k."""
@@ -120,7 +121,7 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
             v = int(raw)
         elif t == T.BOOL:
             if raw not in ("yes", "no", "true", "false"):
-                raise UsageError(f"--set {name}={raw}: '{name}' takes yes or no")
+                raise UsageError(f"--set {name}={raw}: '{name}' takes yes or no (or true or false)")
             v = raw in ("yes", "true")
         elif t[0] == "enum":
             values = ck.enums.get(t[1], ())
@@ -373,14 +374,22 @@ def parse_settings(pairs) -> dict:
     return out
 
 
-def settings_given(pairs) -> list:
-    """The parameters set on the command line, as sorted `NAME=VALUE` texts."""
-    return [f"{k}={v}" for k, v in sorted(parse_settings(pairs).items())]
+def settings_given(game: CompiledGame, pairs) -> list:
+    """The parameters set on the command line, as sorted `NAME=VALUE` texts, each value written
+    one way (`yes` for `true`, `7` for `07`), so runs with one setting say it alike."""
+    params = game.compiler.params
+    return [f"{k}={_setting_text(params.get(k, v))}" for k, v in sorted(parse_settings(pairs).items())]
+
+
+def _setting_text(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return v.name if isinstance(v, EnumValue) else str(v)
 
 
 def titled(game, pairs) -> str:
     """The game's title, with the parameters set on the command line and the state it starts from
     if not its own: `Pig (target=10) from state.json`."""
-    settings = settings_given(pairs)
+    settings = settings_given(game, pairs)
     start = getattr(game, "started_from", None)
     return game.title + (f" ({', '.join(settings)})" if settings else "") + (f" from {start}" if start else "")

@@ -140,3 +140,15 @@ def test_the_saved_railroad_ink_runs_can_be_played_against():
         budget, seed, games, agent_seed = SAVED_RUNS[path.name]
         run = load_earlier_run([str(path)], title=title, seed=seed, settings=[], first=1, games=games)
         assert (run.budget, len(run.scores), run.agent_seed) == (budget, games, agent_seed)
+
+
+def test_a_setting_written_another_way_is_the_same_setting(tmp_path):
+    # --set fast=true and --set fast=yes are one value: json says it one way, and --against pairs them
+    path = tmp_path / "rolls.rules"
+    path.write_text(ROLLS.replace('game "three rolls"', 'game "three rolls"\nparam fast = no\nparam n in 1..9 = 3'))
+    earlier = json_of("play", path, "--agents", "random", "--games", "2", "--set", "fast=true", "--set", "n=07",
+                      "--json")
+    assert earlier["set"] == ["fast=yes", "n=7"]
+    out = json_of("play", path, "--agents", "random", "--games", "2", "--set", "fast=yes", "--set", "n=7",
+                  "--against", saved(tmp_path, earlier), "--json")
+    assert out["against"]["paired"] == [{"agent": "random", "mean": 0, "stderr": 0}]  # the dice alone score
