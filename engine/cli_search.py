@@ -476,7 +476,7 @@ def _summed(name: str, parts: list) -> Tally:
 def _row(t: Tally) -> dict:
     """A tally as `play --json` gives it (the scores apart)."""
     return {"name": t.name, "games": t.games, "wins": t.wins, "draws": t.draws, "losses": t.losses,
-            "mean": round(t.mean, 4), "stderr": round(t.stderr, 4),
+            "mean": round(t.mean, 4), "stderr": _json_se(t.stderr),
             "min": plain_number(min(t.scores)), "max": plain_number(max(t.scores))}
 
 
@@ -622,7 +622,7 @@ def cmd_play(args) -> int:
         print(f"  {'agent':<{w}} {'games':>6} {'wins':>6} {'draws':>6} {'losses':>6}  {'win rate':<15} mean score")
         for t in tallies:
             print(f"  {t.name:<{w}} {t.games:>6} {t.wins:>6} {t.draws:>6} {t.losses:>6}  "
-                  f"{t.win_rate:.2f} ({t.win_rate_stderr:.2f})    {t.mean:.2f} ({t.stderr:.2f})")
+                  f"{t.win_rate:.2f} ({_se(t.win_rate_stderr)})    {t.mean:.2f} ({_se(t.stderr)})")
         if len(tallies) < game.num_players:
             print(f"  (fewer agents than the {game.num_players} players: an agent plays several seats of a game, "
                   "each counted as a game of its own)")
@@ -634,7 +634,7 @@ def cmd_play(args) -> int:
               f"{'losses':>6}  {'win rate':<15} mean score")
         for p, t in by_seat:
             print(f"  {game.player_names[p]:<{seat_width}} {t.name:<{w}} {t.games:>6} {t.wins:>6} {t.draws:>6} "
-                  f"{t.losses:>6}  {t.win_rate:.2f} ({t.win_rate_stderr:.2f})    {t.mean:.2f} ({t.stderr:.2f})")
+                  f"{t.losses:>6}  {t.win_rate:.2f} ({_se(t.win_rate_stderr)})    {t.mean:.2f} ({_se(t.stderr)})")
         for run in pairings:
             tied = run[0].games - sum(t.wins for t in run)  # games won by no one alone
             print(f"  {' against '.join(t.name for t in run)}: "
@@ -642,7 +642,7 @@ def cmd_play(args) -> int:
     else:
         print(f"  {'agent':<{w}} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for t, row in zip(tallies, rows):
-            print(f"  {t.name:<{w}} {t.games:>6}  {t.mean:7.2f} ({t.stderr:.2f})  {row['min']:>6} {row['max']:>6}")
+            print(f"  {t.name:<{w}} {t.games:>6}  {t.mean:7.2f} ({_se(t.stderr)})  {row['min']:>6} {row['max']:>6}")
     sections = [(tallies[0].name, paired)]
     if earlier is not None:
         other = f", agent seed {earlier.agent_seed}" if earlier.agent_seed else ""
@@ -651,14 +651,14 @@ def cmd_play(args) -> int:
         if rows:
             print(f"  game by game against {whom}, the mean difference (stderr):")
             for d in rows:
-                print(f"  {d['agent']:<{w}} {'':>6}  {d['mean']:+7.2f} ({d['stderr']:.2f})")
+                print(f"  {d['agent']:<{w}} {'':>6}  {d['mean']:+7.2f} ({_se(d['stderr'])})")
     if measured:
         head = "at the end of each game"
         labels = [f"{m['agent']}: {m['expr']}" if same_games else m["expr"] for m in measured]
         width = max(len(head), *(len(label) for label in labels))
         print(f"  {head:<{width}}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for m, label in zip(measured, labels):
-            print(f"  {label:<{width}}  {m['mean']:7.2f} ({m['stderr']:.2f})  {m['min']:>6} {m['max']:>6}")
+            print(f"  {label:<{width}}  {m['mean']:7.2f} ({_se(m['stderr'])})  {m['min']:>6} {m['max']:>6}")
     if stopped:
         print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {max_moves:,} moves, scored as "
               f"{'they' if stopped != 1 else 'it'} stood"
@@ -681,16 +681,26 @@ def _games_played(played: list, args, names: list) -> str:
     return told
 
 
+def _json_se(x: float):
+    """A standard error as --json gives it: null where there is none (one game)."""
+    return None if math.isnan(x) else round(x, 4)
+
+
+def _se(x) -> str:
+    """A standard error as the text shows it: `-` where there is none (one game)."""
+    return "-" if x is None or math.isnan(x) else f"{x:.2f}"
+
+
 def _difference(base: list, t: Tally) -> dict:
     """An agent's mean difference from base, game by game, with its standard error."""
     d = Tally(t.name, scores=[b - a for a, b in zip(base, t.scores)])
-    return {"agent": t.name, "mean": round(d.mean, 4), "stderr": round(d.stderr, 4)}
+    return {"agent": t.name, "mean": round(d.mean, 4), "stderr": _json_se(d.stderr)}
 
 
 def _measured(text: str, values: list) -> dict:
     """One --measure expression's values over the games, with their mean, standard error, min and max."""
     t = Tally(text, scores=values)
-    return {"expr": text, "mean": round(t.mean, 4), "stderr": round(t.stderr, 4), "min": min(values),
+    return {"expr": text, "mean": round(t.mean, 4), "stderr": _json_se(t.stderr), "min": min(values),
             "max": max(values), "values": values}
 
 

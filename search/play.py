@@ -47,10 +47,11 @@ class Tally:
 
     @property
     def stderr(self) -> float:
-        """Standard error of the mean score."""
+        """Standard error of the mean score; nan from fewer than two games, whose spread one
+        cannot estimate."""
         n = len(self.scores)
         if n < 2:
-            return 0.0
+            return math.nan
         mu = self.mean
         return math.sqrt(sum((x - mu) ** 2 for x in self.scores) / (n - 1) / n)
 
@@ -63,7 +64,7 @@ class Tally:
         """Standard error of the win rate (a proportion), with n - 1 as that of the mean score
         has: the same figure where the scores are the wins (1 or 0)."""
         n, q = self.games, self.win_rate
-        return math.sqrt(q * (1 - q) / (n - 1)) if n > 1 else 0.0 if n else math.nan
+        return math.sqrt(q * (1 - q) / (n - 1)) if n > 1 else math.nan
 
 
 def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: int, rng: random.Random,

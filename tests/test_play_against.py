@@ -152,3 +152,11 @@ def test_a_setting_written_another_way_is_the_same_setting(tmp_path):
     out = json_of("play", path, "--agents", "random", "--games", "2", "--set", "fast=yes", "--set", "n=7",
                   "--against", saved(tmp_path, earlier), "--json")
     assert out["against"]["paired"] == [{"agent": "random", "mean": 0, "stderr": 0}]  # the dice alone score
+
+
+def test_one_game_has_no_standard_error_rather_than_a_nought(rolls):
+    # the sample's standard error divides by n - 1: of one game it is undefined, not exact
+    out = json_of("play", rolls, "--agents", "random,osla", "--games", "1", "--json")
+    assert [a["stderr"] for a in out["agents"]] == [None, None] and out["paired"][0]["stderr"] is None
+    text = run_engine("play", rolls, "--agents", "random", "--games", "1").stdout
+    assert text.splitlines()[-1].split()[:4] == ["random", "1", f"{out['agents'][0]['mean']:.2f}", "(-)"]
