@@ -126,17 +126,21 @@ def cmd_validate(args) -> int:
         raise UsageError(f"--steps {args.steps}: expected a positive number")
     settings = parse_settings(args.set)
     failed = refused = False
+    files = []  # what --json gives of each file
     for path in args.files:
         try:
             game = load_game(path, settings, Counter())  # counting why moves were dropped costs 1-2%
         except RuleErrors as e:
             print(e.render(), file=sys.stderr)
             print(f"{path}: {counted(len(e.diagnostics), 'error')}", file=sys.stderr)
+            files.append({"file": path, "game": None, "ok": False, "errors": [d.as_json() for d in e.diagnostics],
+                          "warnings": []})
             failed = True
             continue
         except UsageError as e:  # a file missing, or a --set it does not take: the other files still checked
             several = len(args.files) > 1 and not str(e).startswith(path)
             print(f"error: {path}: {e}" if several else f"error: {e}", file=sys.stderr)
+            files.append({"file": path, "game": None, "ok": False, "refused": str(e), "errors": [], "warnings": []})
             refused = True
             continue
         ck = game.checker
@@ -146,12 +150,19 @@ def cmd_validate(args) -> int:
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)
         errors = [d for d in problems if d.severity == "error"]
+        files.append({"file": path, "game": game.title, "ok": not errors,
+                      "errors": [d.as_json() for d in sorted(errors, key=lambda d: (d.span.line, d.span.col))],
+                      "warnings": [d.as_json() for d in sorted(problems, key=lambda d: (d.span.line, d.span.col))
+                                   if d.severity != "error"]})
         if errors:
             print(f"{path}: {counted(len(errors), 'error')}", file=sys.stderr)
             failed = True
             continue
         warned = f", {counted(len(problems), 'warning')}" if problems else ""
-        print(f"{path}: ok ({game.title}{warned})")
+        if not args.json:
+            print(f"{path}: ok ({game.title}{warned})")
+    if args.json:
+        print(json.dumps({"files": files}))
     return 1 if failed else 2 if refused else 0
 
 
@@ -954,6 +965,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--set", action="append", metavar="K=V", help="set a parameter (repeatable)")
     v.add_argument("--playouts", type=int, default=20, help="random playouts to run (default 20; 0: none)")
     v.add_argument("--steps", type=int, default=1000, help="step limit per playout (default 1000)")
+    v.add_argument("--json", action="store_true", help="print each file's errors and warnings as one JSON object")
     v.set_defaults(run=cmd_validate)
     s = sub.add_parser("solve", help="explore the whole game: path counts, optimum, best line")
     s.add_argument("file", metavar="FILE")
@@ -1055,27 +1067,33 @@ def main(argv=None) -> int:
         return 2
     except RuleErrors as e:
         print(e.render(), file=sys.stderr)
-        _json_error(args, e.render())
+        _json_error(args, e.render(), diagnostics=[d.as_json() for d in e.diagnostics])
         return 1
     except RuleRuntimeError as e:
         hint = "; ".join(h for h in (e.hint, _check_hint(args)) if h) or None
-        text = Diagnostic("runtime", e.message, e.span, hint).render(file_text(e.span.file))
+        found = Diagnostic("runtime", e.message, e.span, hint)
+        text = found.render(file_text(e.span.file))
         print(text, file=sys.stderr)
-        _json_error(args, text)
         moves = getattr(e, "moves", None)  # the line a solve was on
+        in_game = getattr(e, "in_game", None)  # a game of `play`: (its number from 0, its steps, what it did)
+        if moves is None and in_game is not None:
+            moves = in_game[1]
+        state = getattr(e, "state_text", None)  # the state a search met the failure in
+        _json_error(args, text, diagnostics=[found.as_json()], **({} if moves is None else {"moves": list(moves)}),
+                    **({} if in_game is None else {"in_game": in_game[0] + 1}),
+                    **({} if state is None else {"state": json.loads(state)}))
         start = getattr(args, "start", None)
         initial = "the initial state" if start is None else f"the state of --from {start}"
-        if moves is not None:
+        if in_game is None and moves is not None:
             print(f"moves from {initial}, as the solve went down them:" if moves else f"in {initial}",
                   file=sys.stderr)
-        elif (in_game := getattr(e, "in_game", None)) is not None:  # a game of `play`
-            g, moves, doing = in_game
+        elif in_game is not None:
+            g, _, doing = in_game
             where = f"{doing}; the steps from {initial}:" if moves else \
                 f"in {initial}" if doing == "in the initial state" else f"{doing}, in {initial}"
             print(f"in game {g + 1} of the run, {where}", file=sys.stderr)
         for k, label in enumerate(moves or (), 1):
             print(f"  {k}. {label}", file=sys.stderr)
-        state = getattr(e, "state_text", None)  # the state a search met the failure in
         if state is not None:
             print(f"the state it failed in: {clip(state, 2000)}", file=sys.stderr)
         return 1

@@ -19,6 +19,13 @@ class Diagnostic:
     hint: Optional[str] = None
     severity: str = "error"
 
+    def as_json(self) -> dict:
+        """The diagnostic as --json gives it: where (1-based line and column, and where the text
+        it points at ends), its severity, code, message and hint (null without one)."""
+        s = self.span
+        return {"file": s.file, "line": s.line, "col": s.col, "end_line": s.end_line, "end_col": s.end_col,
+                "severity": self.severity, "code": self.code, "message": self.message, "hint": self.hint}
+
     def render(self, sources: dict[str, str]) -> str:
         """The diagnostic as the user sees it, with the source line and a caret."""
         head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"

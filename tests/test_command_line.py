@@ -120,3 +120,47 @@ def test_with_json_an_error_in_the_command_line_itself_prints_an_object_too(caps
     assert main(argv) == 2
     out = json.loads(capsys.readouterr().out)
     assert out["file"] == "rules/tictactoe.rules" and out["error"]
+
+
+RUNTIME = """const step: map<int, int> = {0: 1, 1: 2, 2: 1}
+state { cnt: 0..9 = 0 }
+action inc "inc {k}" { choose k in 1..2  cnt += step[cnt] }
+turn { inc }
+terminal cnt >= 6
+score cnt
+"""
+
+
+def test_with_json_errors_in_the_rules_come_as_diagnostics_with_their_place(tmp_path, capsys):
+    path = tmp_path / "typo.rules"
+    path.write_text(RUNTIME.replace("score cnt", "score cnnt"))
+    assert main(["solve", str(path), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    [d] = out["diagnostics"]  # line 6, column 7: `cnnt`, by hand
+    assert (d["file"], d["line"], d["col"], d["end_col"], d["severity"], d["code"]) == \
+        (str(path), 6, 7, 11, "error", "unknown-name")
+    assert d["hint"] == f"did you mean 'cnt'? (declared at {path}:2:9)" and "unknown name 'cnnt'" in d["message"]
+
+
+def test_with_json_a_rule_failing_in_a_game_gives_the_place_moves_and_state(tmp_path, capsys):
+    # the map has no entry 3: counting 1, 2, 1 reaches cnt = 0 + 1 + 2 = 3 after 2 moves, by hand
+    path = tmp_path / "gap.rules"
+    path.write_text(RUNTIME)
+    assert main(["play", str(path), "--agents", "random", "--games", "1", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["diagnostics"][0]["line"] == 3 and out["diagnostics"][0]["message"] == "no entry 3 in {0: 1, 1: 2, 2: 1}"
+    assert (out["in_game"], out["moves"], out["state"]) == (1, ["inc 1", "inc 2"], {"cnt": 3})
+
+
+def test_validate_with_json_gives_each_file_its_errors_and_warnings(tmp_path, capsys):
+    path = tmp_path / "gap.rules"
+    path.write_text(RUNTIME)
+    missing = tmp_path / "none.rules"
+    assert main(["validate", "rules/tictactoe.rules", str(path), str(missing), "--json"]) == 1
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert files[0] == {"file": "rules/tictactoe.rules", "game": "Tic-tac-toe", "ok": True, "errors": [],
+                        "warnings": []}
+    assert [(f["file"], f["ok"]) for f in files] == [("rules/tictactoe.rules", True), (str(path), False),
+                                                     (str(missing), False)]
+    assert [d["code"] for d in files[1]["errors"]] == ["runtime"] and files[1]["errors"][0]["line"] == 3
+    assert files[2]["refused"] == f"{missing}: no such rule file"
