@@ -14,10 +14,11 @@ class PolicyFile:
     solve is done: a solve that fails or is stopped leaves nothing, and no file is overwritten
     (engine/outputs.py)."""
 
-    def __init__(self, path: str, game, places: int):
+    def __init__(self, path: str, game, places: int, about: dict):
         self.file = NewFile("--policy", path, (".jsonl",), "solve")
-        self.path, self.game, self.states, self.places = path, game, 0, places
+        self.path, self.game, self.states, self.places, self.about = path, game, 0, places, about
         self._out = self.file.open()
+        self.file.write(json.dumps(about) + "\n")
 
     def decided(self, s, move, values, depth: Optional[int]) -> None:
         """One line: the state, its best move and the values it leads to (and its depth, with --depth)."""
@@ -32,6 +33,7 @@ class PolicyFile:
         """Forget the lines so far: the solve starts again another way, its values shown to `places`."""
         self._out.seek(0)
         self._out.truncate()
+        self.file.write(json.dumps(self.about) + "\n")
         self.states, self.places = 0, places
 
     def finish(self) -> None:
@@ -47,10 +49,11 @@ POLICY_AGENT = "policy:"
 """How an --agents entry names a policy file: `policy:FILE.jsonl`."""
 
 
-def policy_agent(spec: str, game):
+def policy_agent(spec: str, game, params: dict):
     """The agent that plays the move a `solve --policy` file gives for each state (no forward-model
     calls). The file must hold every state the games reach: one of a whole solve of this game
-    with the same --set values, not one cut short by --depth (its moves are a depth's, not a
+    with the same parameter values (`params`, as parameter_texts gives them; its first line says
+    what it was solved for), not one cut short by --depth (its moves are a depth's, not a
     state's)."""
     path = spec[len(POLICY_AGENT):]
     try:
@@ -60,6 +63,8 @@ def policy_agent(spec: str, game):
         raise UsageError(f"--agents {spec}: cannot read {path} ({e.strerror})") from None
     moves: dict = {}
     for n, row in enumerate(rows, 1):
+        if n == 1 and _solved_for(spec, path, row, game, params):
+            continue
         try:
             line = json.loads(row)
             state, move = line["state"], line["move"]
@@ -73,6 +78,27 @@ def policy_agent(spec: str, game):
     if not moves:
         raise UsageError(f"--agents {spec}: {path} holds no states; a policy is written by solve --policy FILE.jsonl")
     return _PolicyAgent(spec, moves)
+
+
+def _solved_for(spec: str, path: str, row: str, game, params: dict) -> bool:
+    """Whether the first line of a policy file is the one that says what it was solved for (a file
+    written before there was one has none); a usage error where that is another game, or other
+    parameter values, than this run's."""
+    try:
+        about = json.loads(row)
+    except ValueError:
+        return False
+    if not isinstance(about, dict) or "state" in about or "game" not in about:
+        return False
+    if about["game"] != game.title:
+        raise UsageError(f"--agents {spec}: {path} is the policy of '{about['game']}', not of '{game.title}'")
+    solved = about.get("params", {})
+    other = [k for k in params if k in solved and solved[k] != params[k]]
+    if other:
+        raise UsageError(f"--agents {spec}: {path} was solved with {', '.join(f'{k}={solved[k]}' for k in other)}, "
+                         f"this run plays with {', '.join(f'{k}={params[k]}' for k in other)}: a policy holds the "
+                         "moves of the games it was solved for (--set gives it those values)")
+    return True
 
 
 class _PolicyAgent:

@@ -58,7 +58,7 @@ def test_a_scored_map_of_the_players_totals_gives_the_same_values_moves_and_poli
     assert [s["move"] for s in scored["best_line"]] == [s["move"] for s in plain["best_line"]]
 
     def lines(name):  # the states the scored solve wrote, one per future key, are among the plain one's
-        return [json.loads(row) for row in (tmp_path / name).read_text().splitlines()]
+        return [json.loads(row) for row in (tmp_path / name).read_text().splitlines()[1:]]
     everywhere = {json.dumps(x["state"], sort_keys=True): (x["move"], x["value"]) for x in lines("plain.jsonl")}
     for x in lines("scored.jsonl"):
         assert everywhere[json.dumps(x["state"], sort_keys=True)] == (x["move"], x["value"])
@@ -140,7 +140,7 @@ def test_an_invariant_or_a_policy_on_a_scored_total_sees_every_state(tmp_path):
     assert r.returncode == 1 and "invariant does not hold after 3 moves" in r.stderr, r.stderr
     policy = tmp_path / "best.jsonl"
     assert run_engine("solve", path, "--policy", policy).returncode == 0
-    rows = [json.loads(line) for line in policy.read_text().splitlines()]
+    rows = [json.loads(line) for line in policy.read_text().splitlines()[1:]]
     assert len(rows) == 1 + 2 + 4  # every state where a player moves, each with its own points
     out = json.loads(run_engine("play", path, "--agents", f"policy:{policy}", "--games", "5", "--json").stdout)
     assert out["agents"][0]["scores"] == [15] * 5

@@ -362,6 +362,22 @@ heuristic low = -total
     assert json_of("solve", path, "--depth", "1", "--heuristic", "score", "--json")["value"] == [2]
 
 
+def test_a_policy_solved_with_other_parameter_values_is_refused_before_playing(tmp_path):
+    # n=5 given or by default is one value; n=4 is another game of the file
+    path = tmp_path / "race.rules"
+    path.write_text('param n in 1..9 = 5\nstate { x: 0..20 = 0 }\naction go "go {k}" { choose k in 1..2  x += k }\n'
+                    "turn { go }\nterminal x >= n\nscore 10 - x\n")
+    policy = tmp_path / "p.jsonl"
+    assert run_engine("solve", path, "--policy", policy).returncode == 0
+    assert json.loads(policy.read_text().splitlines()[0]) == {"game": "race", "set": [], "params": {"n": "5"}}
+    assert json_of("play", path, "--set", "n=5", "--agents", f"policy:{policy}", "--games", "2", "--json")[
+        "agents"][0]["mean"] == 5  # 10 - 5: no move overshoots, by hand
+    r = run_engine("play", path, "--set", "n=4", "--agents", f"policy:{policy}", "--games", "2")
+    assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} was solved with n=5, this run "
+                                           "plays with n=4: a policy holds the moves of the games it was solved for "
+                                           "(--set gives it those values)\n")
+
+
 def test_a_solved_policy_plays_tictactoe_and_never_loses(tmp_path):
     # tic-tac-toe is a draw under best play (rules/tictactoe.rules' source), so best play never loses
     policy = tmp_path / "best.jsonl"
@@ -371,8 +387,13 @@ def test_a_solved_policy_plays_tictactoe_and_never_loses(tmp_path):
     best = out["agents"][0]
     assert best["name"] == f"policy:{policy}" and best["games"] == 20 and best["losses"] == 0, best
     r = run_engine("play", "rules/nidavellir.rules", "--agents", f"policy:{policy}", "--games", "1")
+    assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} is the policy of 'Tic-tac-toe', "
+                                           "not of 'Nidavellir: coin trades'\n")
+    bare = tmp_path / "bare.jsonl"  # without its first line, which says what was solved: found out at a state
+    bare.write_text("".join(policy.read_text().splitlines(keepends=True)[1:]))
+    r = run_engine("play", "rules/nidavellir.rules", "--agents", f"policy:{bare}", "--games", "1")
     assert r.returncode == 2 and r.stderr.startswith(
-        f"error: --agents policy:{policy}: the policy has no move for a state the game reached: it may be the policy "
+        f"error: --agents policy:{bare}: the policy has no move for a state the game reached: it may be the policy "
         'of another game, or of other --set values; the state: {"pouch": '), r.stderr
     cut = tmp_path / "cut.jsonl"
     assert run_engine("solve", "rules/tictactoe.rules", "--depth", "2", "--policy", cut).returncode == 0

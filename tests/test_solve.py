@@ -588,7 +588,8 @@ def test_solve_policy_gives_tictactoe_the_best_move_of_every_unfinished_position
     path = tmp_path / "policy.jsonl"
     out = json.loads(run_engine("solve", "rules/tictactoe.rules", "--policy", path, "--json").stdout)
     assert out["policy"] == {"file": str(path), "states": 4520}
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    about, *lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert about == {"game": "Tic-tac-toe", "set": [], "params": {}}  # the first line: what was solved
     assert len(lines) == 4520
     memo: dict = {}
     boards = set()
@@ -621,7 +622,7 @@ def test_solve_policy_of_piglet_flips_everywhere_with_the_chances_worked_out_by_
     assert f"policy: the best move in each of 12 states where a player moves, one JSON line each, in {path}" \
         in r.stdout
     seen = []
-    for line in map(json.loads, path.read_text().splitlines()):
+    for line in map(json.loads, path.read_text().splitlines()[1:]):
         state = line["state"]
         mover = state["to_move"]
         other = "B" if mover == "A" else "A"
@@ -720,7 +721,7 @@ def test_value_iteration_gives_the_value_of_the_moves_its_line_and_policy_take(t
     out = json.loads(run_engine("solve", path, "--json", "--policy", policy).stdout)
     assert (out["method"], out["value"]) == ("value iteration", [0, 0, 1])
     assert [s["move"] for s in out["best_line"]] == ["start", "A waits a move", "A crowns 2"]
-    rows = {(r["state"]["stage"], r["state"]["to_move"]): r for r in map(json.loads, policy.read_text().splitlines())}
+    rows = {(r["state"]["stage"], r["state"]["to_move"]): r for r in map(json.loads, policy.read_text().splitlines()[1:])}
     assert (rows[0, "A"]["move"], rows[0, "A"]["value"]) == ("A waits a move", [0, 0, 1])
     assert (rows[2, "B"]["move"], rows[2, "B"]["value"]) == ("B crowns 1", [0, 1, 0])  # not spinning for ever
     path.write_text(THREE_TIES.replace('action spin "{current} spins" { require stage == 2  pass to current }\n', "")
