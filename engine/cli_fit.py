@@ -102,14 +102,32 @@ def _stored(paths: list, features: list) -> list:
         except OSError as e:
             raise UsageError(f"--from {path}: {e.strerror}") from None
         for i, line in enumerate(lines, 1):
-            try:
-                row = json.loads(line)
-                row["features"] = {h: float(row["features"][h]) for h in features}
-                row["final"] = float(row["final"])
-            except (ValueError, KeyError, TypeError) as e:
-                raise UsageError(f"{path}:{i}:1: not a row recorded by fit with these features ({e})") from None
-            rows.append(row)
+            if not line.strip():  # files joined with a blank line between them
+                continue
+            rows.append(_row(path, i, line, features))
     return rows
+
+
+def _row(path: str, i: int, line: str, features: list) -> dict:
+    """Line i of a file `fit --record` wrote, its features and final score as numbers."""
+    where = f"{path}:{i}:1: not a row recorded by fit with these features"
+    try:
+        row = json.loads(line)
+    except ValueError as e:
+        raise UsageError(f"{where} (not JSON: {e.msg} at column {e.colno})") from None
+    if not isinstance(row, dict) or not isinstance(row.get("features"), dict) or "final" not in row:
+        raise UsageError(f'{where} (expected an object with "features" and "final")') from None
+    missing = [h for h in features if h not in row["features"]]
+    if missing:
+        raise UsageError(f"{where} (no {', '.join(missing)} among its features: "
+                         f"{', '.join(row['features']) or 'none'})")
+    values = {h: row["features"][h] for h in features} | {"final": row["final"]}
+    wrong = [k for k, v in values.items() if isinstance(v, bool) or not isinstance(v, (int, float))]
+    if wrong:
+        raise UsageError(f"{where} ({wrong[0]} is {json.dumps(values[wrong[0]])}, not a number)")
+    row["features"] = {h: float(row["features"][h]) for h in features}
+    row["final"] = float(row["final"])
+    return row
 
 
 def cmd_fit(args) -> int:

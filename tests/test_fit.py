@@ -116,7 +116,16 @@ def test_a_malformed_recorded_row_is_named_by_file_and_line(tmp_path):
     rows.write_text(json.dumps({"game": 1, "group": None, "features": {"a_now": 1}, "final": 2}) + "\nnot json\n")
     r = run_engine("fit", rules, "--features", "a_now", "--from", rows)
     assert r.returncode == 2
-    assert f"{rows}:2:1:" in r.stderr
+    assert f"{rows}:2:1: not a row recorded by fit with these features (not JSON: Expecting value at column 1)" \
+        in r.stderr
+    good = json.dumps({"game": 1, "group": None, "features": {"a_now": 1, "b_now": 0}, "final": 2})
+    for line, why in [(json.dumps({"features": {"b_now": 1}, "final": 2}), "no a_now among its features: b_now"),
+                      (json.dumps({"features": {"a_now": "x"}, "final": 2}), 'a_now is "x", not a number'),
+                      (json.dumps([1, 2]), 'expected an object with "features" and "final"')]:
+        rows.write_text(f"{good}\n\n{line}\n")  # a blank line, as files joined often have, is passed over
+        r = run_engine("fit", rules, "--features", "a_now", "--from", rows)
+        assert (r.returncode, r.stderr) == (2, f"error: {rows}:3:1: not a row recorded by fit with these features "
+                                               f"({why})\n")
 
 
 def test_a_score_that_never_varies_has_no_r2_and_an_empty_file_no_fit(tmp_path):
