@@ -305,7 +305,7 @@ def test_value_iteration_stops_at_its_limit_of_states(tmp_path):
     assert "more than 31 states and not solved yet" in r.stderr and "Traceback" not in r.stderr
     # the stats command pointed to repeats the parameters set: without them it would count another game
     r = run_engine("solve", str(path), "--max-states", "31", "--set", "goal=2")
-    assert f"`stats {path} --set goal=2` shows how the states grow" in r.stderr, r.stderr
+    assert f"`python -m engine stats {path} --set goal=2` shows how the states grow" in r.stderr, r.stderr
     r = run_engine("solve", str(path), "--max-states", "0")
     assert r.returncode == 2 and "--max-states 0: expected a positive number" in r.stderr
 
