@@ -298,6 +298,12 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
                "reversed [xs[len(xs) - 1 - i] for i in 0..len(xs) - 1]"
     if got == ">" and line_before.endswith("<"):
         return "write `!=`"
+    if re.search(r"\w\s*<[^<>]*\([^()]*\)\s*$", line_before):  # list<(int, int)>
+        return "there is no tuple type: a pair can be a record (`record Edge { a: int, b: int }`, " \
+               "list<Edge>) or a set of two (list<set<int>>)"
+    if re.search(r"\bdraw\s+[\w\s,]+\bin\b[^{}]*\bwhere\b", line_before):
+        return "a draw takes no `where`: draw from the values allowed, " \
+               "draw d in [x for x in 1..6 where x != 1]"
     if got == "*" and line_before.endswith("*"):
         return "there is no power operator: multiply (x * x)"
     if got == "(" and re.search(r"\.\s*\w+\s*$", line_before):

@@ -1010,6 +1010,18 @@ def test_then_after_the_condition_of_a_block_gets_a_hint(tmp_path, block, hint):
     assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, hint), errors.render()
 
 
+@pytest.mark.parametrize("text, hint", [
+    ("chance when moves == 3 { draw d in 1..6 where d ‸> 1  moves += d }",
+     "a draw takes no `where`: draw from the values allowed, draw d in [x for x in 1..6 where x != 1]"),
+    ("table edges: bool -> list<(int, int)‸> { yes: [(0, 1)], no: [(1, 2)] }",
+     "there is no tuple type: a pair can be a record (`record Edge { a: int, b: int }`, list<Edge>) or a set of "
+     "two (list<set<int>>)"),
+])
+def test_a_filtered_draw_and_a_tuple_type_get_a_hint(tmp_path, text, hint):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(NAMES_GAME.replace("WHAT", "1")) + text + "\n")
+    assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, hint), errors.render()
+
+
 def test_a_chance_block_without_when_hints_at_when(tmp_path):
     marked = snippet(NAMES_GAME.replace("WHAT", "1")) + "chance ‸{ draw d in [1, 2] }\n"
     d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
