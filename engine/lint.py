@@ -67,6 +67,21 @@ def reversed_ranges(ck: Checker) -> list:
     return out
 
 
+def unchecked_ranges(ck: Checker) -> list:
+    """A warning for each range written inside a collection's type (`map<Res, 0..5>`): there it
+    means int, and nothing keeps the values in it, as a field's own range does."""
+    out = []
+    for g in nodes_in(ck.decls, m.GenericType):
+        for a in g.args:
+            if isinstance(a, m.RangeType):
+                out.append(Diagnostic("unchecked-range", f"a range inside {g.name.name}<...> is not checked: its "
+                                      "values may be any whole number", a.span,
+                                      "only a field declared with a range type is bounded (`wood: 0..5`); write "
+                                      "int here, and a `require` or an invariant keeps the values in range",
+                                      severity="warning"))
+    return out
+
+
 def unread_fields(ck: Checker) -> list:
     """A warning for each state field that nothing reads (not the score, the end, a condition,
     another field's change, a label, the view, a heuristic or an invariant): each value it takes

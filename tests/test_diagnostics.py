@@ -2511,3 +2511,16 @@ def test_a_range_written_with_its_numbers_the_wrong_way_round_is_a_warning(tmp_p
         in r.stderr and "hint: from the least: 3..5\n" in r.stderr
     assert f"{path}:6:36: warning[empty-range]: the range -1..-3 is empty" in r.stderr
     assert "best score: 4\n" in engine_cli("solve", str(path)).stdout
+
+
+def test_a_range_inside_a_collections_type_is_a_warning_as_nothing_checks_it(tmp_path, engine_cli):
+    # spending 3 of 1 wood leaves -2 in a map<Res, 0..5>: no move is dropped, and the warning says so
+    path = tmp_path / "spend.rules"
+    path.write_text("enum Res { wood, coins }\nstate { res: map<Res, 0..5> = {wood: 1, coins: 0}  t: 0..2 = 0 }\n"
+                    'action spend "spend 3 wood" { res[wood] -= 3  t += 1 }\nturn { spend }\nterminal t == 1\n'
+                    "score res[wood]\n", encoding="utf-8")
+    r = engine_cli("validate", str(path))
+    assert r.returncode == 0 and r.stdout.endswith("(spend, 1 warning)\n"), r.stdout + r.stderr
+    assert r.stderr.startswith(f"{path}:2:23: warning[unchecked-range]: a range inside map<...> is not checked: its "
+                               "values may be any whole number\n")
+    assert "best score: -2\n" in engine_cli("solve", str(path)).stdout
