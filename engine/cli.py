@@ -608,6 +608,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
             scores[r[0]] = scores.get(r[0], 0) + n
         score_histogram(plot, scores, f"{game.title}: final scores of {sol.terminal_paths:,} terminal paths"
                         + (f" ({names[0]})" if game.num_players > 1 else ""))
+        out["plot"] = plot.path
     if args.json:
         print(json.dumps(out))
         return 0

@@ -333,6 +333,7 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
     }
     if plot is not None:
         best_score_curve(plot, r.improvements, r.fm_calls, f"{game.title}: {args.algo}, seed {args.seed}")
+        out["plot"] = plot.path
     if args.json:
         print(json.dumps(out))
         return status

@@ -84,3 +84,13 @@ def test_a_plot_of_more_paths_than_a_machine_integer_holds_is_drawn(tmp_path):
     r = run_engine("solve", path, "--plot", tmp_path / "m.png")
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "m.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed (pip install -e '.[plot]')")
+@pytest.mark.parametrize("command", [["solve", "rules/tictactoe.rules"],
+                                     ["search", "rules/nidavellir.rules", "--algo", "beam", "--budget", "200"]])
+def test_json_names_the_plot_drawn(tmp_path, command):
+    target = tmp_path / "p.png"
+    r = run_engine(*command, "--plot", target, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["plot"] == str(target) and target.read_bytes()[:4] == b"\x89PNG"
