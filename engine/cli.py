@@ -910,7 +910,8 @@ def cmd_check(args) -> int:
         bar.close()
         n, k = done
         if args.json:
-            print(json.dumps({"file": args.file, "ok": True, "examples": n, "steps": k, "failure": None,
+            print(json.dumps({"file": args.file, "game": game.title, "set": settings_given(game, args.set),
+                              "seed": args.seed, "ok": True, "examples": n, "steps": k, "failure": None,
                               "interrupted": True}))
         else:
             print(f"{args.file}: interrupted (Ctrl-C) after {counted(n, 'example')} of {args.examples:,} "
@@ -919,7 +920,8 @@ def cmd_check(args) -> int:
     bar.close()
     f = r.failure
     if args.json:
-        out = {"file": args.file, "ok": f is None, "examples": r.examples, "steps": r.steps,
+        out = {"file": args.file, "game": game.title, "set": settings_given(game, args.set), "seed": args.seed,
+               "ok": f is None, "examples": r.examples, "steps": r.steps,
                "invariants": r.invariants, "properties": len(BUILT_IN), "failure": f and {
                    "code": f.code, "message": f.message, "hint": f.hint, "at": f.span and str(f.span),
                    "moves": list(f.moves), "fewest": f.fewest, "state": f.state,

@@ -98,6 +98,7 @@ def test_a_check_that_runs_out_of_lines_says_every_line_was_checked(tmp_path):
     assert "a sample of the game's lines" in r.stdout
     out = json.loads(run_engine("check", "rules/tictactoe.rules", "--json", "--examples", 20).stdout)
     assert (out["examples"], out["every_line"]) == (20, False)
+    assert (out["file"], out["game"], out["set"], out["seed"]) == ("rules/tictactoe.rules", "Tic-tac-toe", [], 0)
 
 
 def test_the_parameter_sweep_covers_every_small_domain():
