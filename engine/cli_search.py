@@ -420,7 +420,7 @@ def _play_setup(args) -> tuple:
         end = {"game": g + 1, "returns": [plain_number(r) for r in game.returns(s)],
                "stopped": not game.is_terminal(s) and (game.current_player(s) == CHANCE or bool(game.legal_moves(s)))}
         if args.show:
-            end["view"] = game.view(s)
+            end["view"], end["state"] = game.view(s), game.state_json(s)
         if steps is not None:
             end["moves"] = steps
         if measures:
@@ -429,9 +429,9 @@ def _play_setup(args) -> tuple:
 
     def line(s, move, p):  # a step of a game, for --show moves: who moved, the move, the state after it
         if move is None:
-            return {"player": None, "move": None, "view": game.view(s)}
+            return {"player": None, "move": None, "view": game.view(s), "state": game.state_json(s)}
         return {"player": "chance" if p == CHANCE else game.player_names[p], "move": game.describe(move),
-                "view": game.view(s)}
+                "view": game.view(s), "state": game.state_json(s)}
     # one player: each agent alone; more agents than seats: a run for each group of as many as there are
     # seats (two players: every pairing), the seats rotating in each
     runs = [[a] for a in agents] if same_games else [list(c) for c in combinations(agents, game.num_players)] \

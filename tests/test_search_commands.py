@@ -298,7 +298,8 @@ def test_show_moves_prints_each_move_with_the_state_after_it():
             assert step["player"] == "XO"[k % 2]  # X first, then in turn
             changed = [(a, b) for a, b in zip(before["view"], step["view"]) if a != b]
             assert changed == [(".", step["player"])] and step["move"].startswith(f"{step['player']} at ")
-        assert steps[-1]["view"] == game["view"]
+        assert steps[-1]["view"] == game["view"] and steps[-1]["state"] == game["state"]
+        assert [len(step["state"]["marks"]) for step in steps] == list(range(len(steps)))  # a mark a move
     text = run_engine(*args).stdout
     first = out["shown"][0]["moves"]
     assert text.startswith(f"game 1: X random {out['shown'][0]['returns'][0]}, O osla "
