@@ -49,6 +49,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     runs, status, interrupted = [], 0, False
     numbers = all(v.lstrip("-").isdigit() for v in values)
     too_many = None  # the number whose states outgrew --max-states
+    told = None  # the first value whose states outgrew --max-states, its message shown in full
     for i, value in enumerate(values):
         if interrupted:
             break
@@ -81,8 +82,13 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             raise
         if code != 0:
             bar.close()
-            print(f"with --set {name}={value}:\n{err.getvalue().rstrip()}", file=sys.stderr)
             failed = json.loads(out.getvalue() or "{}")  # what solve --json said of its failure
+            if "max_states" in failed and told is not None:  # the message once, then a line for each other
+                print(f"with --set {name}={value}: more than {failed['max_states']:,} states too, as with "
+                      f"{name}={told}", file=sys.stderr)
+            else:
+                print(f"with --set {name}={value}:\n{err.getvalue().rstrip()}", file=sys.stderr)
+                told = value if "max_states" in failed else told
             runs.append({"swept": _as_json(value), "error": err.getvalue().strip(),
                          **{k: v for k, v in failed.items() if k not in ("file", "error")}})
             status = 1
@@ -165,7 +171,8 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
         if "forbidden" in r:
             rows.append([swept, "forbidden by the file"])
         elif "error" in r:
-            rows.append([swept, "failed: its error is on stderr"])
+            rows.append([swept, f"more than {r['max_states']:,} states" if "max_states" in r else
+                         "failed: its error is on stderr"])
         elif "skipped" in r:
             rows.append([swept, "skipped"])
         else:

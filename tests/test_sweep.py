@@ -41,7 +41,7 @@ def test_a_value_the_file_forbids_is_a_row_and_a_failing_solve_says_which_value(
     path.write_text(REACH + 'forbid n == 2 "two is not played"\n')
     r = run_engine("solve", path, "--sweep", "n", "--max-states", 4)  # n = 3 has 5 states
     assert r.returncode == 1
-    assert r.stdout.splitlines()[3:] == ["  2  forbidden by the file", "  3  failed: its error is on stderr"]
+    assert r.stdout.splitlines()[3:] == ["  2  forbidden by the file", "  3  more than 4 states"]
     assert r.stderr.startswith(f"with --set n=3:\nerror: {path}: more than 4 states and not solved yet")
     out = json.loads(run_engine("solve", path, "--sweep", "n", "--max-states", 4, "--json").stdout)
     assert [sorted(run) for run in out["runs"][1:]] == [["forbidden", "swept"], ["error", "max_states", "swept"]]
@@ -55,7 +55,7 @@ def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_pa
     r = run_engine("solve", path, "--sweep", "n", "--max-states", 3)
     assert r.returncode == 1
     assert r.stdout.splitlines()[2:] == [
-        r.stdout.splitlines()[2], "  2  failed: its error is on stderr", "  3  skipped",
+        r.stdout.splitlines()[2], "  2  more than 3 states", "  3  skipped",
         "  skipped: 3, as n=2 has more than 3 states; --sweep n=3 solves it all the same (--max-states N lets solve "
         "hold more)"]
     assert r.stdout.splitlines()[2].split()[:4] == ["1", "2", "1", "3"]
@@ -66,6 +66,9 @@ def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_pa
     named = json.loads(run_engine("solve", path, "--sweep", "n=1..3", "--max-states", 3, "--json").stdout)
     assert [("skipped" in run, "error" in run) for run in named["runs"]] == [(False, False), (False, True),
                                                                          (False, True)]  # each named value tried
+    r = run_engine("solve", path, "--sweep", "n=1..3", "--max-states", 3)  # the message once, then a line
+    assert r.stderr.count("not solved yet") == 1 and r.stderr.endswith(
+        "with --set n=3: more than 3 states too, as with n=2\n"), r.stderr
 
 
 @pytest.mark.parametrize("args, message", [
