@@ -65,7 +65,8 @@ SAMPLE_NOTE = ("  no failure on these lines of play: a sample of the game's line
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
 def test_every_rule_file_passes_check_with_200_examples(path):
-    r = run_engine("check", path, "--examples", 200, *set_args(path))
+    # Railroad Ink's takes about 70 s of one core: the limit, against a hang, leaves room for a busy machine
+    r = run_engine("check", path, "--examples", 200, *set_args(path), timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.fullmatch(rf"{re.escape(str(path))}: ok \(200 examples, [\d,]+ steps, \d+ invariants? "
                         rf"\+ 6 built-in properties\)\n{re.escape(SAMPLE_NOTE)}", r.stdout), r.stdout
