@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Callable
@@ -181,6 +182,8 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
                      if r.get("outcomes") else "-"] if counted_paths else []
             rows.append([swept, *value, *paths, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])
+    for k in range(1, 1 + len(players)):  # the values of a column to as many places, so their points line up
+        _same_places([row for row in rows if len(row) == len(heads)], k)
     print(f"{titled(game, args.set)}: solved for each value of {name}"
           + (f", to depth {args.depth} (cut: the score where the lines stop)" if args.depth is not None else ""))
     widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k == 0 or len(row) == len(heads))])
@@ -192,3 +195,13 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
         else:
             print("  " + row[0].ljust(widths[0]) + "  " + row[1])
 
+
+def _same_places(rows: list, k: int) -> None:
+    """Write the numbers of column k with as many decimal places as the one with most (-0.0240
+    beside -0.0124), zeros added."""
+    numbers = [re.fullmatch(r"(-?\d+)(?:\.(\d+))?(.*)", row[k]) for row in rows]
+    places = max((len(m.group(2) or "") for m in numbers if m), default=0)
+    if places:
+        for row, m in zip(rows, numbers):
+            if m:
+                row[k] = f"{m.group(1)}.{(m.group(2) or '').ljust(places, '0')}{m.group(3)}"
