@@ -60,6 +60,13 @@ OTHER_LANGUAGE_STATEMENTS = {
 """Hints for statements that other languages have and the rules language does without."""
 
 
+def bounded_collection(t) -> bool:
+    """Whether a field's declared type is a collection of a range (`map<Res, 0..9>`, `list<0..5>`),
+    whose values are kept in it."""
+    return isinstance(t, m.GenericType) and t.name.name in ("map", "list", "set", "bag") and \
+        isinstance(t.args[-1], m.RangeType)
+
+
 class Checker(ExpressionChecks):
     """Walks the declarations once per rule; `errors` holds what it found."""
 
@@ -511,8 +518,9 @@ class Checker(ExpressionChecks):
                 self.error("type-mismatch", f"field '{f.name.name}' is {T.show(want)}, its initial value is "
                            f"{T.show(got)}", f.init.span)
             self.require_constant(f.init, "an initial value")
-            if f.bound and not isinstance(f.type, m.RangeType):
-                self.error("bad-bound", f"'{f.bound}' needs a range type such as 0..18", f.span)
+            if f.bound and not isinstance(f.type, m.RangeType) and not bounded_collection(f.type):
+                self.error("bad-bound", f"'{f.bound}' needs a range type such as 0..18 (or a collection of one, "
+                           "map<Res, 0..9>)", f.span)
 
     def check_ActionDecl(self, d: m.ActionDecl):
         sym = self.globals.get(d.name.name)

@@ -18,7 +18,7 @@ from . import model as m
 from . import runtime as rt
 from . import tiles
 from . import types as T
-from .check import ALL_PLAYERS, Checker, Symbol
+from .check import ALL_PLAYERS, Checker, Symbol, bounded_collection
 from .diagnostics import RuleRuntimeError, clip
 from .pysource import PySource, env_before
 
@@ -685,11 +685,42 @@ class Compiler(PySource):
                     env[i] = v
                     return True
             return SIMPLE, setter
+        if bounded_collection(f.type):
+            return SIMPLE, self._collection_setter(ident, f, value_fn)
 
         def setter(env):
             env[i] = value_fn(env)
             return True
         return SIMPLE, setter
+
+    def _collection_setter(self, ident: m.Ident, f: m.Field, value_fn):
+        """A store into a field of a collection of a range (`map<Res, 0..9>`, `list<0..5>`): a
+        value outside the range drops the branch, or with `clamp` is stored as the nearest bound."""
+        i, kind, r = self.ck.syms[id(ident)].slot, f.type.name.name, f.type.args[-1]
+        lo, hi = self.expr(r.lo)(self.blank_env()), self.expr(r.hi)(self.blank_env())
+        values = (lambda c: c.values()) if kind == "map" else (lambda c: c.items) if kind == "bag" else (lambda c: c)
+        if f.bound == "clamp":
+            def within(v):
+                return lo if v < lo else hi if v > hi else v
+            remake = {"map": lambda c: rt.FrozenMap({k: within(v) for k, v in c.items()}),
+                      "bag": lambda c: rt.Bag(within(v) for v in c.items),
+                      "set": lambda c: frozenset(within(v) for v in c)}.get(kind, lambda c: tuple(within(v) for v in c))
+
+            def setter(env):
+                c = value_fn(env)
+                env[i] = c if all(lo <= v <= hi for v in values(c)) else remake(c)
+                return True
+            return setter
+        drops, why = self.drops, (ident.span, f"where a value in '{ident.name}' would leave its range {lo}..{hi} "
+                                              "(unless the field says `clamp`)")
+
+        def setter(env):
+            c = value_fn(env)
+            if not all(lo <= v <= hi for v in values(c)):
+                return drops is not None and _dropped(drops, why)
+            env[i] = c
+            return True
+        return setter
 
     def s_Assign(self, s: m.Assign):
         return self.field_setter(s.target, self.expr(s.value))

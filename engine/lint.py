@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Optional
 
 from . import model as m
-from .check import Checker, names_in, nodes_in, state_slots
+from .check import Checker, bounded_collection, names_in, nodes_in, state_slots
 from .diagnostics import Diagnostic, counted
 
 _WHAT = {"param": "parameter", "const": "constant", "def": "function", "action": "action", "record": "record",
@@ -68,17 +68,20 @@ def reversed_ranges(ck: Checker) -> list:
 
 
 def unchecked_ranges(ck: Checker) -> list:
-    """A warning for each range written inside a collection's type (`map<Res, 0..5>`): there it
-    means int, and nothing keeps the values in it, as a field's own range does."""
+    """A warning for each range written inside a type that keeps no value in it (`list<0..5>` in
+    a table, `map<Res, list<0..5>>`): only a state field's own range does, or the values' range
+    of a state field that is a collection (`map<Res, 0..5>`)."""
+    kept = {id(f.type) for d in ck.decls if isinstance(d, m.StateDecl) for f in d.fields
+            if bounded_collection(f.type)}
     out = []
     for g in nodes_in(ck.decls, m.GenericType):
-        for a in g.args:
-            if isinstance(a, m.RangeType):
-                out.append(Diagnostic("unchecked-range", f"a range inside {g.name.name}<...> is not checked: its "
-                                      "values may be any whole number", a.span,
-                                      "only a field declared with a range type is bounded (`wood: 0..5`); write "
-                                      "int here, and a `require` or an invariant keeps the values in range",
-                                      severity="warning"))
+        for k, a in enumerate(g.args):
+            if isinstance(a, m.RangeType) and not (id(g) in kept and k == len(g.args) - 1):
+                out.append(Diagnostic("unchecked-range", f"a range inside {g.name.name}<...> here is not checked: "
+                                      "its values may be any whole number", a.span,
+                                      "a state field's range keeps its values in it (`wood: 0..5`, and so does "
+                                      "`res: map<Res, 0..5>`); elsewhere write int, and a `require` or an "
+                                      "invariant keeps the values in range", severity="warning"))
     return out
 
 

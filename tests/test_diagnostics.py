@@ -2513,14 +2513,14 @@ def test_a_range_written_with_its_numbers_the_wrong_way_round_is_a_warning(tmp_p
     assert "best score: 4\n" in engine_cli("solve", str(path)).stdout
 
 
-def test_a_range_inside_a_collections_type_is_a_warning_as_nothing_checks_it(tmp_path, engine_cli):
-    # spending 3 of 1 wood leaves -2 in a map<Res, 0..5>: no move is dropped, and the warning says so
-    path = tmp_path / "spend.rules"
-    path.write_text("enum Res { wood, coins }\nstate { res: map<Res, 0..5> = {wood: 1, coins: 0}  t: 0..2 = 0 }\n"
-                    'action spend "spend 3 wood" { res[wood] -= 3  t += 1 }\nturn { spend }\nterminal t == 1\n'
-                    "score res[wood]\n", encoding="utf-8")
+def test_a_range_inside_a_type_that_keeps_no_value_in_it_is_a_warning(tmp_path, engine_cli):
+    # the table's list<0..5> holds a 9 all the same; the field's list<0..5> keeps its values (no warning)
+    path = tmp_path / "caps.rules"
+    path.write_text("table cap: bool -> list<0..5> { yes: [1, 9], no: [2] }\nstate { xs: list<0..5> = []  t: 0..3 = 0 }\n"
+                    'action add "add {v}" { choose v in cap[t == 0]  xs += v  t += 1 }\nturn { add }\n'
+                    "terminal t == 2\nscore sum(xs)\n", encoding="utf-8")
     r = engine_cli("validate", str(path))
-    assert r.returncode == 0 and r.stdout.endswith("(spend, 1 warning)\n"), r.stdout + r.stderr
-    assert r.stderr.startswith(f"{path}:2:23: warning[unchecked-range]: a range inside map<...> is not checked: its "
-                               "values may be any whole number\n")
-    assert "best score: -2\n" in engine_cli("solve", str(path)).stdout
+    assert r.returncode == 0 and r.stdout.endswith("(caps, 1 warning)\n"), r.stdout + r.stderr
+    assert r.stderr.startswith(f"{path}:1:25: warning[unchecked-range]: a range inside list<...> here is not "
+                               "checked: its values may be any whole number\n")
+    assert "best score: 3\n" in engine_cli("solve", str(path)).stdout  # add 1 (9 would leave 0..5), add 2

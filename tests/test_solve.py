@@ -982,3 +982,31 @@ def test_an_entry_of_a_map_of_maps_or_a_key_that_is_a_set_is_taken_away_by_minus
     assert out["value"] == [4, 4]  # 6 // 3 + 2
     assert {k: out["best_line"][-1]["state"][k] for k in ("l", "m")} == {"l": {"A": [[2, 6]], "B": []},
                                                                       "m": [[[1], 2]]}
+
+
+SPEND = """enum Res { wood, coins }
+state { res: map<Res, 0..5> = {wood: 4, coins: 0}  t: 0..9 = 0 }
+action gather "gather {r}" { choose r in Res  res[r] += 2  t += 1 }
+action spend "spend 3 wood" { res[wood] -= 3  res[coins] += 1  t += 1 }
+turn { either { gather } or { spend } }
+terminal t == 4
+score res[coins]
+"""
+
+
+def test_a_map_of_a_range_keeps_its_values_in_it_as_a_field_of_a_range_does(tmp_path):
+    # by hand, 4 turns from 4 wood and 0 coins, at most 5 of each: gather coins twice (4), spend
+    # (1 wood, 5 coins), gather wood: 5. From 1 wood and 4 coins spending would leave -2 wood and
+    # gathering coins make 6, so neither is a move; with `clamp` spending leaves 0 wood, and a 6th
+    # coin is kept at 5
+    path = tmp_path / "spend.rules"
+    path.write_text(SPEND)
+    assert json.loads(run_engine("solve", path, "--json").stdout)["best_score"] == 5
+    start = tmp_path / "late.json"
+    start.write_text(json.dumps({"res": {"wood": 1, "coins": 4}, "t": 3}))
+    moves = json.loads(run_engine("solve", path, "--from", start, "--json").stdout)["first_moves"]
+    assert [(m["move"], m["value"]) for m in moves] == [("gather wood", [4])]
+    path.write_text(SPEND.replace("coins: 0}", "coins: 0} clamp"))
+    moves = json.loads(run_engine("solve", path, "--from", start, "--json").stdout)["first_moves"]
+    assert [(m["move"], m["value"]) for m in moves] == [("gather wood", [4]), ("gather coins", [5]),
+                                                        ("spend 3 wood", [5])]
