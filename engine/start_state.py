@@ -8,6 +8,7 @@ from typing import Optional
 from . import model as m
 from . import runtime as rt
 from . import types as T
+from .check import bounded_collection
 from .diagnostics import UsageError, clip
 from .load import file_text
 
@@ -67,6 +68,12 @@ def read_start(game, path: str):
             lo, hi = (c.expr(b)(env) for b in (t.lo, t.hi))
             if not lo <= v <= hi:
                 raise UsageError(f"{flag}: field {f.name}: {v} is outside its range {lo}..{hi}")
+        elif bounded_collection(t):
+            lo, hi = (c.expr(b)(env) for b in (t.args[-1].lo, t.args[-1].hi))
+            kept = v.values() if isinstance(v, dict) else v.items if isinstance(v, rt.Bag) else v
+            outside = [x for x in kept if not lo <= x <= hi]
+            if outside:
+                raise UsageError(f"{flag}: field {f.name}: {outside[0]} is outside the range {lo}..{hi} of its values")
         values.append(v)
     mover = 0
     if game.num_players > 1:

@@ -85,6 +85,11 @@ def test_a_field_outside_its_range_is_refused(tmp_path):
     (tmp_path / "s.json").write_text('{"n": 3}')
     out = json.loads(run_engine("solve", rules, "--from", tmp_path / "s.json", "--json").stdout)
     assert out["paths_per_depth"] == [1, 1, 1] and out["best_score"] == 5  # by hand: 3 -> 4 -> 5
+    rules.write_text('state { ns: list<0..5> = [0] }\naction up "up" { ns += 1 }\nturn { up }\n'
+                     "terminal len(ns) == 3\nscore sum(ns)\n")
+    (tmp_path / "s.json").write_text('{"ns": [1, 7]}')
+    r = run_engine("solve", rules, "--from", tmp_path / "s.json")
+    assert r.stderr == f"error: --from {tmp_path / 's.json'}: field ns: 7 is outside the range 0..5 of its values\n"
 
 
 def test_a_rule_failing_after_from_names_that_state_and_points_to_no_check(tmp_path):
