@@ -151,7 +151,8 @@ class Checker(ExpressionChecks):
                 (u.end_line, u.end_col) <= (d.span.end_line, d.span.end_col) for u in self.players_uses):
             return d
         said = (f"`players` here is {a_kind(mine.kind)} declared at {mine.span}, which hides the list of the "
-                f"players ({', '.join(self.players)}): how many play is fixed by `players`, not by a parameter")
+                f"players ({', '.join(self.players)}); `players A, B, C, D first n` lets a parameter n say how "
+                "many of them play")
         return attrs.evolve(d, hint=said)  # the cause, in place of a hint about the type alone
 
     def declare(self, sym: Symbol):
@@ -378,6 +379,11 @@ class Checker(ExpressionChecks):
                 return
 
     # ---------------- declarations ----------------
+    def check_PlayersDecl(self, d: m.PlayersDecl):
+        if d.first is not None:  # how many of them play: a whole number the parameters give
+            self.expect(d.first, T.INT, "the number of players")
+            self.require_constant(d.first, "the number of players")
+
     def check_Param(self, d: m.Param):
         sym = self.globals.get(d.name.name)
         if sym is None or sym.decl is not d:

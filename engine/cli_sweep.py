@@ -162,7 +162,8 @@ def _listed(values) -> str:
 
 def _print_table(game, args, name: str, values: list, runs: list) -> None:
     """One row per value: the value (or each player's), the distinct states and the seconds."""
-    players = game.player_names
+    # the players of the run with the most (`players ... first n` with n swept), else the game's
+    players = max((r.get("players") or [] for r in runs), key=len, default=[]) or game.player_names
     # one player without chance: how many terminal paths reach the best score (a puzzle's solutions)
     counted_paths = len(players) == 1 and not game.chance_decls and any(r.get("outcomes") for r in runs)
     heads = [name] + (["best score"] if len(players) == 1 else list(players)) + \
@@ -179,6 +180,7 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
         else:
             cut = r["method"] == "exhaustive" and not r["complete"]
             value = [f"{plain_number(v)}" + (" (cut)" if cut else "") for v in r["value"]]
+            value += ["-"] * (len(players) - len(value))  # players not seated with this value
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
                      if r.get("outcomes") else "-"] if counted_paths else []
             rows.append([swept, *value, *paths, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])

@@ -93,6 +93,17 @@ class Compiler(PySource):
         self.actions: dict = {}
         self.init_source(_in_order)
 
+    def seat_players(self) -> None:
+        """Keep the first n players of `players A, B, C, D first n`, the parameters known."""
+        d = next((d for d in self.ck.decls if isinstance(d, m.PlayersDecl)), None)
+        if d is None or d.first is None:
+            return
+        n = self.expr(d.first)(self.blank_env())
+        if not 1 <= n <= len(self.players):
+            _fail(d.first.span, f"{n} players, of the {len(self.players)} that `players` names: expected 1 to "
+                                f"{len(self.players)}", "name as many players as the most that may play")
+        self.players = self.players[:n]
+
     # ---------------- constants ----------------
     def blank_env(self):
         return [None] * self.ck.nslots

@@ -238,15 +238,15 @@ SWEEP_MOST = 10_000
 """The most values a sweep of a whole range solves: past it, NAME=A..B chooses some."""
 
 
-def range_ends(game: CompiledGame, settings: dict, most: int = 8) -> list:
+def range_ends(game: CompiledGame, settings: dict) -> list:
     """(name, value) for the least and the greatest value (as `--set` text) of each parameter not
-    in `settings` that takes a whole number from a range of more than `most`, but its own value:
-    what `other_settings` leaves out of a wide range."""
+    in `settings` that takes a whole number from a range, but its own value: a game must set up
+    with them (`players ... first n` with an n past the names, say)."""
     params = game.compiler.params
     out = []
     for d in game.checker.decls:
         if isinstance(d, m.Param) and d.name.name not in settings and isinstance(d.domain, m.RangeLit) and \
-                (values := _values_of(game, d)) is not None and len(values) > most:
+                (values := _values_of(game, d)) is not None and len(values) > 1:
             out += [(d.name.name, v) for v in (values[0], values[-1]) if v != str(params[d.name.name])]
     return out
 
@@ -273,6 +273,7 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
     title = next((d.title for d in ck.decls if isinstance(d, m.Game)), Path(path).stem)
     try:
         param_values(ck, compiler, dict(settings or {}))
+        compiler.seat_players()
         if forbid:
             refuse_forbidden(ck, compiler, dict(settings or {}), path)
         for sym in list(ck.globals.values()):  # each constant now, so one that fails is named at its line

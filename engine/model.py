@@ -452,6 +452,7 @@ class PlayersDecl:
     names: tuple
     note: Optional[str]
     span: Span
+    first: Optional[Expr] = None  # `players A, B, C, D first n`: the first n of them play
 
 
 @node

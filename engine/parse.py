@@ -517,7 +517,9 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def players_decl(self, meta, items):
-        return m.PlayersDecl(tuple(self._ident(t) for t in items if isinstance(t, Token)), _n(items), self._span(meta))
+        first = next((i for i in items if not isinstance(i, (Token, _Note, type(None)))), None)
+        return m.PlayersDecl(tuple(self._ident(t) for t in items if isinstance(t, Token)), _n(items), self._span(meta),
+                             first)
 
     @v_args(meta=True)
     def state_field(self, meta, items):

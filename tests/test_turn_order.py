@@ -3,7 +3,7 @@ chance block names another."""
 
 import pytest
 
-from conftest import first_diagnostic
+from conftest import first_diagnostic, run_engine
 from engine import RuleErrors
 from engine.load import load_game
 
@@ -126,7 +126,7 @@ def test_a_parameter_named_players_that_hides_the_list_is_named_in_the_hint_of_a
     [d] = info.value.diagnostics
     assert (d.code, d.span.line, d.span.col) == ("type-mismatch", 7, 31) and d.hint == (
         f"`players` here is a parameter declared at {path}:2:7, which hides the list of the players "
-        "(A, B, C): how many play is fixed by `players`, not by a parameter")
+        "(A, B, C); `players A, B, C, D first n` lets a parameter n say how many of them play")
 
 
 def test_next_player_is_the_one_after_in_turn_order_and_the_first_after_the_last(tmp_path):
@@ -147,3 +147,44 @@ def test_next_player_is_the_one_after_in_turn_order_and_the_first_after_the_last
                          "turn { go }\nterminal n == 1\nscore for p: if next_player(1) == p then 1 else 0\n")[0]
     assert (d.code, d.span.line, d.span.col, d.message) == ("type-mismatch", 6, 29,
                                                             "next_player() needs a player, got int")
+
+
+TAKE_LAST = """param seats in 1..4 = 2
+players A, B, C, D first seats
+state { pile: 0..20 = 4  last: player = A }
+action take "{current} takes {k}" { choose k in 1..2 where k <= pile  pile -= k  last = current }
+turn { take }
+terminal pile == 0
+score for p: if p == last then 1 else 0
+"""
+
+
+def test_a_parameter_says_how_many_of_the_players_named_play(tmp_path):
+    # take 1 or 2 of 4, the last to take wins. By hand: alone, A wins; two: A takes 1 and leaves B 3,
+    # from which either take lets A take the last; three or four: A cannot win, and of its moves as
+    # bad the longest defence, taking 1, lets B leave C 1 or 2 (a pile of 3 goes to the mover's next)
+    path = tmp_path / "last.rules"
+    path.write_text(TAKE_LAST)
+    rows = run_engine("solve", path, "--sweep", "seats").stdout.splitlines()[1:]
+    assert [row.split() for row in rows] == [
+        ["seats", "A", "B", "C", "D", "distinct", "states", "seconds"], ["1", "1", "-", "-", "-"] + rows[1].split()[5:],
+        ["2", "1", "0", "-", "-"] + rows[2].split()[5:], ["3", "0", "0", "1", "-"] + rows[3].split()[5:],
+        ["4", "0", "0", "1", "0"] + rows[4].split()[5:]]
+    game = load_game(str(path), {"seats": "3"})
+    assert (game.num_players, game.player_names) == (3, ("A", "B", "C"))
+
+
+@pytest.mark.parametrize("text, code, message", [
+    ("players A, B first 3", "runtime", "3 players, of the 2 that `players` names: expected 1 to 2 (while setting up "
+                                        "the game)"),
+    ("players A, B first n", "not-constant", "the number of players must not depend on the state ('n')"),
+    ("players A, B first yes", "type-mismatch", "the number of players must be int, got bool"),
+])
+def test_the_number_of_players_is_a_whole_number_of_the_names_set_before_the_game(tmp_path, text, code, message):
+    path = tmp_path / "bad.rules"
+    path.write_text(f"{text}\nstate {{ n: 0..3 = 0 }}\naction go {{ n += 1 }}\nturn {{ go }}\nterminal n == 3\n"
+                    "score n\n")
+    with pytest.raises(RuleErrors) as info:
+        load_game(str(path))
+    d = info.value.diagnostics[0]
+    assert (d.code, d.message, d.span.line) == (code, message, 1)
