@@ -8,7 +8,11 @@ import sys
 # (measured with bench/versus.py; see bench/README.md).
 gc.set_threshold(20_000, 20, 20)
 
-from .cli import main  # noqa: E402  (after the threshold, so imports run under it too)
+try:
+    from .cli import main  # noqa: E402  (after the threshold, so imports run under it too)
+except KeyboardInterrupt:  # Ctrl-C while the engine is still loading: nothing begun, nothing to report
+    print("interrupted", file=sys.stderr)
+    sys.exit(130)
 
 if __name__ == "__main__":  # not in a process that `--jobs` starts afresh, which imports this module too
     sys.exit(main())

@@ -252,3 +252,19 @@ def test_ctrl_c_during_a_solve_with_json_prints_an_object_saying_so(capsys, monk
     assert json.loads(out.out) == {"file": NIDAVELLIR, "error": "interrupted (Ctrl-C) before there was anything to "
                                    "report", "interrupted": True}
     assert out.err == "interrupted\n"
+
+
+def test_ctrl_c_while_the_engine_loads_says_interrupted_without_a_traceback():
+    # Ctrl-C as `python -m engine` imports its command line: made here by an import hook
+    import subprocess
+    import sys
+    code = ("import importlib.abc, runpy, sys\n"
+            "class Stop(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'engine.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, Stop())\n"
+            "sys.argv = ['engine', 'solve', 'rules/tictactoe.rules']\n"
+            "runpy.run_module('engine', run_name='__main__')\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (130, "", "interrupted\n")

@@ -72,6 +72,7 @@ def test_stats_counts_the_known_tic_tac_toe_positions_by_number_of_marks():
             # by hand: after d marks, 9 - d cells are free, and every free cell is a legal move
             assert r["moves_min"] == r["moves_max"] == 9 - r["depth"]
     assert rows[-1]["decisions"] == 0  # a full board ends the game
+    assert [rows[-1][k] for k in ("moves_min", "moves_mean", "moves_max")] == [None] * 3  # no moves to count
 
 
 def test_a_filter_that_always_holds_leaves_beam_at_seed_001s_55():
