@@ -15,7 +15,8 @@ from typing import Callable, Optional
 
 import attrs
 
-from .diagnostics import Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, clip, counted, did_you_mean
+from .diagnostics import (Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, clip, counted, did_you_mean,
+                          similarity)
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_from, add_parsers, check_depth, check_heuristic, print_view, started_json
 from .cli_sweep import sweep
@@ -95,14 +96,30 @@ class _Main(_Parser):
             near = did_you_mean(word, options) if word.startswith("-") else None
             others = [name for name, c in self.commands.items()
                       if any(word in a.option_strings for a in c._actions)] if word.startswith("--") else []
+            elsewhere = self._near_elsewhere(word, options, near) if word.startswith("--") and not others else None
             settings = [x for x in extras if re.fullmatch(r"\w+=.*", x)]
             command.error(f"unrecognized arguments: {' '.join(extras)}"
                           + (f"; {word} is an option of {joined(others, 'and')}" if others else
+                             f"; did you mean {elsewhere[0]}? (an option of {joined(elsewhere[1], 'and')})"
+                             if elsewhere else
                              f"; did you mean {near}?" if near else
                              "; each parameter takes a --set of its own: "
                              + " ".join(f"--set {x}" for x in settings) if settings and "--set" in options else ""))
         _given_once(self.commands[parsed.command], argv)
         return parsed
+
+    def _near_elsewhere(self, word: str, options: list, near: Optional[str]) -> Optional[tuple]:
+        """(an option of other commands closer to the mistyped `word` than `near`, the command's own
+        likeliest, the commands that take it), if there is one: `validate --dept` is likely solve's
+        --depth, not its own --set."""
+        taken: dict = {}
+        for name, c in self.commands.items():
+            for o in (o for a in c._actions for o in a.option_strings if o.startswith("--") and o not in options):
+                taken.setdefault(o, []).append(name)
+        other = did_you_mean(word, taken)
+        if other is None or near is not None and similarity(word, near) >= similarity(word, other):
+            return None
+        return other, taken[other]
 
 
 def _given_once(command: argparse.ArgumentParser, argv: list) -> None:

@@ -99,6 +99,11 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
     return found[0] if found else None
 
 
+def similarity(a: str, b: str) -> float:
+    """How alike two words are, from 0 to 1, as did_you_mean weighs them."""
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
 def clip(text: str, n: int = 200) -> str:
     """At most n characters of text."""
     return text if len(text) <= n else text[: n - 3] + "..."

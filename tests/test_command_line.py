@@ -71,6 +71,9 @@ def test_a_file_given_first_says_a_command_comes_before_it(capsys, file):
     (["solve", "rules/tictactoe.rules", "--budget", "3"],
      "error: python -m engine solve: unrecognized arguments: --budget 3; --budget is an option of search, play "
      "and fit"),
+    (["validate", "rules/tictactoe.rules", "--dept", "3"],  # closer to another command's option than to its own
+     "error: python -m engine validate: unrecognized arguments: --dept 3; did you mean --depth? (an option of solve, "
+     "search, play, stats and fit)"),
     (["solve", "rules/nidavellir.rules", "rules/tictactoe.rules"],
      "error: python -m engine solve: unrecognized arguments: rules/tictactoe.rules"),
     (["solve", "rules/nidavellir.rules", "--set", "variant=blog", "players=3"],  # one --set for two parameters
