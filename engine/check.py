@@ -44,8 +44,8 @@ OTHER_LANGUAGES = {
     "None": "there is no empty value: `k in m` tells whether a map has the key k",
     "null": "there is no empty value: `k in m` tells whether a map has the key k",
     "enumerate": "go over the indices for an index beside each item: `for i in 0..len(xs) - 1` reads xs[i]",
-    **dict.fromkeys(("items", "values", "entries"), "go over a map's keys: `for k in keys(m)` reads each value as "
-                                                    "m[k]"),
+    **dict.fromkeys(("items", "entries"), "go over a map's keys: `for k in keys(m)` reads each value as m[k] "
+                                          "(values(m) lists the values alone)"),
     **dict.fromkeys(("player", "self", "me"), "the player whose turn it is is `current`; `score for p: EXPR` "
                                                "names each player in turn"),
 }

@@ -801,7 +801,7 @@ SPREAD_SAMPLE = 100_000
 def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     """Exit 1 for a game with more states than solve may hold, with the fields that vary most
     among the states found last and the ways on."""
-    message = (f"{why}more than {e.limit:,} states and not solved yet; solve holds each one in memory, so it "
+    message = (f"{why}more than {counted(e.limit, 'state')} and not solved yet; solve holds each one in memory, so it "
                f"stopped here. `python -m engine stats {args.file}{_set_flags(parse_settings(args.set))}` shows how "
                "the states grow with depth, --depth N solves the first N moves and --max-states N lets solve hold more; "
                + ("`search` and `play` look for good lines" if game.num_players == 1 else

@@ -9,7 +9,7 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Callable
 
-from .diagnostics import Forbidden, RuleErrors, RuleRuntimeError, UsageError
+from .diagnostics import Forbidden, RuleErrors, RuleRuntimeError, UsageError, counted
 from .load import ANY_NUMBER, SWEEP_MOST, NumbersText, load_game, parse_settings, sweep_values, titled
 from .progress import ProgressBar
 from .runtime import plain_number
@@ -55,8 +55,8 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         if interrupted:
             break
         if too_many is not None and not chosen:  # values the user named are each solved
-            runs.append({"swept": _as_json(value), "skipped": f"{name}={too_many} has more than {args.max_states:,} "
-                         "states"})
+            runs.append({"swept": _as_json(value), "skipped": f"{name}={too_many} has more than "
+                         f"{counted(args.max_states, 'state')}"})
             continue
         bar.update(i, f"{name}={value}")
         one = argparse.Namespace(**{**vars(args), "set": [*(args.set or []), f"{name}={value}"], "json": True,
@@ -85,7 +85,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             bar.close()
             failed = json.loads(out.getvalue() or "{}")  # what solve --json said of its failure
             if "max_states" in failed and told is not None:  # the message once, then a line for each other
-                print(f"with --set {name}={value}: more than {failed['max_states']:,} states too, as with "
+                print(f"with --set {name}={value}: more than {counted(failed['max_states'], 'state')} too, as with "
                       f"{name}={told}", file=sys.stderr)
             else:
                 print(f"with --set {name}={value}:\n{err.getvalue().rstrip()}", file=sys.stderr)
@@ -106,7 +106,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         skipped = [v for v, r in zip(values, runs) if "skipped" in r]
         if skipped:
             again = f"{skipped[0]}..{skipped[-1]} solves them" if len(skipped) > 1 else f"{skipped[0]} solves it"
-            print(f"  skipped: {', '.join(skipped)}, as {name}={too_many} has more than {args.max_states:,} states; "
+            print(f"  skipped: {', '.join(skipped)}, as {name}={too_many} has more than {counted(args.max_states, 'state')}; "
                   f"--sweep {name}={again} all the same (--max-states N lets solve hold more)")
         if interrupted:
             rest = values[len(runs):]
@@ -173,7 +173,7 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
         if "forbidden" in r:
             rows.append([swept, "forbidden by the file"])
         elif "error" in r:
-            rows.append([swept, f"more than {r['max_states']:,} states" if "max_states" in r else
+            rows.append([swept, f"more than {counted(r['max_states'], 'state')}" if "max_states" in r else
                          "failed: its error is on stderr"])
         elif "skipped" in r:
             rows.append([swept, "skipped"])

@@ -2314,7 +2314,8 @@ def test_validate_warns_of_a_state_field_nothing_reads(tmp_path, engine_cli):
     ("score ‸done", "a yes or no is no number: `if COND then 1 else 0` counts it"),
     ("score moves\ndef f(xs) = ‸enumerate(xs)",
      "go over the indices for an index beside each item: `for i in 0..len(xs) - 1` reads xs[i]"),
-    ("score moves\ndef f(m) = len(‸items(m))", "go over a map's keys: `for k in keys(m)` reads each value as m[k]"),
+    ("score moves\ndef f(m) = len(‸items(m))", "go over a map's keys: `for k in keys(m)` reads each value as m[k] "
+                                                "(values(m) lists the values alone)"),
 ])
 def test_a_bool_for_a_number_enumerate_and_items_get_hints(tmp_path, text, hint):
     game = "state { moves: 0..9 = 0  done: bool = no }\naction step { moves += 1  done = moves == 9 }\n" \

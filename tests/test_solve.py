@@ -85,7 +85,7 @@ def test_solve_stops_with_a_clear_error_past_its_limit_of_states(depth):
     out = json.loads(run_engine("solve", "rules/tictactoe.rules", "--max-states", "5477", *depth, "--json").stdout)
     assert out["file"] == "rules/tictactoe.rules" and out["error"].startswith("more than 5,477 states")
     assert "rules/tictactoe.rules: more than 5,477 states and not solved yet" in r.stderr
-    assert "`stats rules/tictactoe.rules`" in r.stderr and "--depth N" in r.stderr and "--max-states N" in r.stderr
+    assert "`python -m engine stats rules/tictactoe.rules`" in r.stderr and "--depth N" in r.stderr and "--max-states N" in r.stderr
     # search plans for one player: with two, play is the way on
     assert "`play` pits search agents against each other" in r.stderr and "`search`" not in r.stderr
 
@@ -452,7 +452,8 @@ def test_in_a_game_that_comes_round_the_winner_takes_the_moves_that_win_against_
     out = json.loads(run_engine("solve", path, "--json", "--policy", tmp_path / "lure.jsonl").stdout)
     assert out["method"] == "value iteration" and out["value"] == [1, -1]
     assert [step["move"] for step in out["best_line"][1:]] == ["press", "go on", "win"]
-    moves = {line["state"]["at"]: line["move"] for line in map(json.loads, (tmp_path / "lure.jsonl").open())}
+    moves = {line["state"]["at"]: line["move"]
+             for line in map(json.loads, (tmp_path / "lure.jsonl").read_text().splitlines()[1:])}
     assert moves == {0: "press", 1: "stall", 2: "go on", 3: "win"}
 
 
