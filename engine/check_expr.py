@@ -243,7 +243,9 @@ class ExpressionChecks:
             return t[2]
         if t[0] == "list":
             if not T.fits(kt, T.INT):
-                self.error("type-mismatch", f"a list index must be int, got {T.show(kt)}", e.key.span)
+                self.error("type-mismatch", f"a list index must be int, got {T.show(kt)}", e.key.span,
+                           "there are no slices: a part of a list is a comprehension, [xs[i] for i in a..b]"
+                           if kt[0] in ("list", "set") else None)
             return t[1]
         if t[0] == "tuple":
             if not isinstance(e.key, m.IntLit) or not 0 <= e.key.value < len(t[1]):

@@ -2314,6 +2314,8 @@ def test_validate_warns_of_a_state_field_nothing_reads(tmp_path, engine_cli):
     ("score ‸done", "a yes or no is no number: `if COND then 1 else 0` counts it"),
     ("score moves\ndef f(xs) = ‸enumerate(xs)",
      "go over the indices for an index beside each item: `for i in 0..len(xs) - 1` reads xs[i]"),
+    ("score moves\nconst part = [1, 2, 3][‸0..1]",
+     "there are no slices: a part of a list is a comprehension, [xs[i] for i in a..b]"),
     ("score moves\ndef f(m) = len(‸items(m))", "go over a map's keys: `for k in keys(m)` reads each value as m[k] "
                                                 "(values(m) lists the values alone)"),
 ])
