@@ -30,8 +30,8 @@ from .outputs import CannotWrite, NewFile
 from .start_state import start_from
 from .progress import ProgressBar
 from .frame_room import with_room
-from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings, parameter_texts,
-                   parse_settings, range_ends, settings_given, titled)
+from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings,
+                   parameter_values, parse_settings, range_ends, settings_given, titled)
 from .runtime import plain_number
 from search.budget import draw, sample_outcome
 from search.protocol import CHANCE
@@ -400,7 +400,7 @@ def cmd_solve(args) -> int:
                              "game is solved, so the final scores of its paths are not counted (without `scored` "
                              "they are)")
     policy = PolicyFile(args.policy, game, EXACT_PLACES, {
-        "game": game.title, "set": settings_given(game, args.set), "params": parameter_texts(game),
+        "game": game.title, "set": settings_given(game, args.set), "params": parameter_values(game),
         **started_json(args)}) if args.policy is not None else None
     broken = _first_broken(game, extra)
     visit, last_line = _noting_lines(_invariants_hold(game, broken, bool(extra)))

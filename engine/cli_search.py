@@ -15,8 +15,8 @@ from typing import Callable, Optional
 from .diagnostics import RuleErrors, RuleRuntimeError, UsageError, counted, did_you_mean
 from .earlier_run import load_earlier_run
 from .interrupt import first_interrupt_stops
-from .load import (command_line_measures, command_line_predicates, load_game, parameter_texts, parse_settings,
-                   settings_given, titled)
+from .load import (command_line_measures, command_line_predicates, load_game, parameter_values,
+                   parse_settings, settings_given, titled)
 from .plots import best_score_curve, check_plot_target
 from .policy_file import POLICY_AGENT, policy_agent
 from .start_state import start_from
@@ -396,7 +396,8 @@ def _play_setup(args) -> tuple:
                              f"{POLICY_AGENT}FILE.jsonl (a file solve --policy wrote)")
     chosen = [("random", {}) if spec.startswith(POLICY_AGENT) else agent_spec(spec, game) for spec in specs]
     try:
-        agents = [(spec, policy_agent(spec, game, parameter_texts(game)) if spec.startswith(POLICY_AGENT) else
+        params, start = parameter_values(game), getattr(args, "start", None)
+        agents = [(spec, policy_agent(spec, game, params, start) if spec.startswith(POLICY_AGENT) else
                    _budgeted(make_agent(algo, _options(args, game, algo, {k: v for k, v in own.items()
                                                                            if k != "budget"})), own.get("budget")))
                   for spec, (algo, own) in zip(specs, chosen)]

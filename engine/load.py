@@ -382,9 +382,10 @@ def settings_given(game: CompiledGame, pairs) -> list:
     return [f"{k}={_setting_text(params.get(k, v))}" for k, v in sorted(parse_settings(pairs).items())]
 
 
-def parameter_texts(game: CompiledGame) -> dict:
-    """Every parameter's value in this game, given or not, as `--set` would write it."""
-    return {k: _setting_text(v) for k, v in game.compiler.params.items()}
+def parameter_values(game: CompiledGame) -> dict:
+    """Every parameter's value in this game, given or not, as JSON gives it: a number, true or
+    false for yes or no, a name."""
+    return {k: v if isinstance(v, (bool, int)) else _setting_text(v) for k, v in game.compiler.params.items()}
 
 
 def _setting_text(v) -> str:

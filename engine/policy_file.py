@@ -49,10 +49,10 @@ POLICY_AGENT = "policy:"
 """How an --agents entry names a policy file: `policy:FILE.jsonl`."""
 
 
-def policy_agent(spec: str, game, params: dict):
+def policy_agent(spec: str, game, params: dict, start: Optional[str] = None):
     """The agent that plays the move a `solve --policy` file gives for each state (no forward-model
     calls). The file must hold every state the games reach: one of a whole solve of this game
-    with the same parameter values (`params`, as parameter_texts gives them; its first line says
+    with the same parameter values (`params`, as parameter_values gives them; its first line says
     what it was solved for), not one cut short by --depth (its moves are a depth's, not a
     state's)."""
     path = spec[len(POLICY_AGENT):]
@@ -77,7 +77,7 @@ def policy_agent(spec: str, game, params: dict):
         moves[json.dumps(state, sort_keys=True)] = move
     if not moves:
         raise UsageError(f"--agents {spec}: {path} holds no states; a policy is written by solve --policy FILE.jsonl")
-    return _PolicyAgent(spec, moves)
+    return _PolicyAgent(spec, moves, start)
 
 
 def _solved_for(spec: str, path: str, row: str, game, params: dict) -> bool:
@@ -95,17 +95,19 @@ def _solved_for(spec: str, path: str, row: str, game, params: dict) -> bool:
     solved = about.get("params", {})
     other = [k for k in params if k in solved and solved[k] != params[k]]
     if other:
-        raise UsageError(f"--agents {spec}: {path} was solved with {', '.join(f'{k}={solved[k]}' for k in other)}, "
-                         f"this run plays with {', '.join(f'{k}={params[k]}' for k in other)}: a policy holds the "
-                         "moves of the games it was solved for (--set gives it those values)")
+        def said(values):
+            return ", ".join(f"{k}={'yes' if values[k] is True else 'no' if values[k] is False else values[k]}"
+                             for k in other)
+        raise UsageError(f"--agents {spec}: {path} was solved with {said(solved)}, this run plays with {said(params)}: "
+                         "a policy holds the moves of the games it was solved for (--set gives it those values)")
     return True
 
 
 class _PolicyAgent:
     """Plays the move its policy gives for the state; a state it lacks is a usage error."""
 
-    def __init__(self, spec: str, moves: dict):
-        self.spec, self.moves = spec, moves
+    def __init__(self, spec: str, moves: dict, start: Optional[str] = None):
+        self.spec, self.moves, self.start = spec, moves, start
 
     def __call__(self, game, state, *, budget, rng, memory=None, progress=None, observers=()):
         from search.budget import Result
@@ -115,6 +117,9 @@ class _PolicyAgent:
         if not chosen:
             raise UsageError(f"--agents {self.spec}: the policy has no move for a state the game reached"
                              + (f" ({label} is not legal there)" if label is not None else "")
-                             + f": it may be the policy of another game, or of other --set values; the state: "
+                             + (f": the games start from --from {self.start}, and a policy holds the states a "
+                                "solve from its own start reaches" if self.start is not None else
+                                ": it may be the policy of another game, or of other --set values")
+                             + "; the state: "
                              + clip(shown, 300))
         return Result(chosen[0], (), None, 0, 0, 0, ())

@@ -371,7 +371,7 @@ def test_a_policy_solved_with_other_parameter_values_is_refused_before_playing(t
                     "turn { go }\nterminal x >= n\nscore 10 - x\n")
     policy = tmp_path / "p.jsonl"
     assert run_engine("solve", path, "--policy", policy).returncode == 0
-    assert json.loads(policy.read_text().splitlines()[0]) == {"game": "race", "set": [], "params": {"n": "5"}}
+    assert json.loads(policy.read_text().splitlines()[0]) == {"game": "race", "set": [], "params": {"n": 5}}
     assert json_of("play", path, "--set", "n=5", "--agents", f"policy:{policy}", "--games", "2", "--json")[
         "agents"][0]["mean"] == 5  # 10 - 5: no move overshoots, by hand
     r = run_engine("play", path, "--set", "n=4", "--agents", f"policy:{policy}", "--games", "2")
@@ -391,6 +391,11 @@ def test_a_solved_policy_plays_tictactoe_and_never_loses(tmp_path):
     r = run_engine("play", "rules/nidavellir.rules", "--agents", f"policy:{policy}", "--games", "1")
     assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} is the policy of 'Tic-tac-toe', "
                                            "not of 'Nidavellir: coin trades'\n")
+    odd = tmp_path / "odd.json"  # two X's and no O: no game reaches it, so the policy of a whole solve lacks it
+    odd.write_text(json.dumps({"marks": [[[0, 0], "X"], [[0, 1], "X"]], "to_move": "X"}))
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", f"policy:{policy}", "--from", odd, "--games", "1")
+    assert r.returncode == 2 and (f"the games start from --from {odd}, and a policy holds the states a solve from "
+                                  "its own start reaches") in r.stderr, r.stderr
     bare = tmp_path / "bare.jsonl"  # without its first line, which says what was solved: found out at a state
     bare.write_text("".join(policy.read_text().splitlines(keepends=True)[1:]))
     r = run_engine("play", "rules/nidavellir.rules", "--agents", f"policy:{bare}", "--games", "1")
