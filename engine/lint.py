@@ -33,17 +33,46 @@ def unread_lets(ck: Checker) -> list:
     so). A `let` inside a block names a new value for that block: `let total = total + x` in a
     `for` adds nothing to the total after it."""
     uses = Counter(id(sym) for sym in ck.syms.values() if sym.kind == "local")  # its binding counts once
+    carried = {id(ident) for ident, _ in _carried(ck)}  # lets_in_loops tells of these
     out = []
     for let in nodes_in(ck.decls, m.Let):
         for ident in let.targets:
             sym = ck.syms.get(id(ident))
-            if sym is not None and uses[id(sym)] == 1 and not ident.name.startswith("_"):
+            if sym is not None and uses[id(sym)] == 1 and not ident.name.startswith("_") and id(ident) not in carried:
                 out.append(Diagnostic("unused", f"'{ident.name}' is never read after this `let`", ident.span,
                                       "a `let` names a new value from there on, inside its block only: `let t = t + "
                                       "x` in a `for` makes a new t for that pass and leaves the t after the loop as "
                                       "it was; a total over a loop is a comprehension (`let t = sum(f(x) for x in "
                                       "xs)`) or a state field changed with `+=`", severity="warning"))
     return out
+
+
+def lets_in_loops(ck: Checker) -> list:
+    """A warning for each `let` inside a `for` that names anew a value the loop took from outside
+    it and reads it (`let pos = pos + 1`): each pass makes its own, from the value before the
+    loop, so nothing is carried from one pass to the next, which such a line usually means."""
+    return [Diagnostic("loop-let", f"this `let` makes a new '{ident.name}' for one pass of the `for`: the next pass "
+                       f"starts again from the '{ident.name}' of line {outer.span.line}", ident.span,
+                       "a value carried from one pass to the next is a state field changed with `=` or `+=`; a "
+                       "total over the loop is a comprehension (`sum(f(x) for x in xs)`)", severity="warning")
+            for ident, outer in _carried(ck)]
+
+
+def _carried(ck: Checker):
+    """(the name a `let` in a `for` binds, the symbol outside the loop its value reads by that name)."""
+    for loop in nodes_in(ck.decls, m.ForStmt):
+        for let in nodes_in(loop.body, m.Let):
+            for ident in let.targets:
+                outer = next((sym for n in names_in(let.value) if n.id == ident.name
+                              and (sym := ck.syms.get(id(n))) is not None and sym.kind == "local"
+                              and not _within(sym.span, loop.span)), None)
+                if outer is not None:
+                    yield ident, outer
+
+
+def _within(a, b) -> bool:
+    """Whether span a lies inside span b."""
+    return a.file == b.file and (b.line, b.col) <= (a.line, a.col) and (a.end_line, a.end_col) <= (b.end_line, b.end_col)
 
 
 def _literal(e) -> Optional[int]:
