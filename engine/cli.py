@@ -161,7 +161,8 @@ def cmd_validate(args) -> int:
             refused = True
             continue
         ck = game.checker
-        problems = (unused(ck) + unread_lets(ck) + lets_in_loops(ck) + unread_fields(ck) + stale_labels(ck) + partial_tables(ck)
+        problems = (unused(ck) + unread_lets(ck) + lets_in_loops(ck) + unread_fields(ck) + stale_labels(ck)
+                    + partial_tables(ck)
                     + reversed_ranges(ck) + unchecked_ranges(ck)
                     + _simulate(game, args.playouts, args.steps, settings))
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
@@ -801,9 +802,10 @@ SPREAD_SAMPLE = 100_000
 def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
     """Exit 1 for a game with more states than solve may hold, with the fields that vary most
     among the states found last and the ways on."""
-    message = (f"{why}more than {counted(e.limit, 'state')} and not solved yet; solve holds each one in memory, so it "
-               f"stopped here. `python -m engine stats {args.file}{_set_flags(parse_settings(args.set))}` shows how "
-               "the states grow with depth, --depth N solves the first N moves and --max-states N lets solve hold more; "
+    message = (f"{why}more than {counted(e.limit, 'state')} and not solved yet; solve holds each one in memory, "
+               f"so it stopped here. `python -m engine stats {args.file}{_set_flags(parse_settings(args.set))}` "
+               "shows how the states grow with depth, --depth N solves the first N moves and --max-states N lets "
+               "solve hold more; "
                + ("`search` and `play` look for good lines" if game.num_players == 1 else
                   "`play` pits search agents against each other") + " in a game too big to solve")
     spread = game.fields_spread(e.keys, sample=SPREAD_SAMPLE)  # a state is its own key

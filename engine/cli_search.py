@@ -323,7 +323,8 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
     """What `search` prints of its run r: JSON, or the text (the plot drawn first)."""
     chance = CHANCE_STEPS[args.algo] if any(game.chance_steps(r.best_line)) else None
     out = {
-        "game": game.title, "set": settings_given(game, args.set), **started_json(args), "algo": args.algo, "seed": args.seed,
+        "game": game.title, "set": settings_given(game, args.set), **started_json(args), "algo": args.algo,
+        "seed": args.seed,
         "budget": args.budget,
         "heuristic": opts.heuristic,
         "best_score": None if r.best_score is None else plain_number(r.best_score),

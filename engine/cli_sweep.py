@@ -106,7 +106,8 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         skipped = [v for v, r in zip(values, runs) if "skipped" in r]
         if skipped:
             again = f"{skipped[0]}..{skipped[-1]} solves them" if len(skipped) > 1 else f"{skipped[0]} solves it"
-            print(f"  skipped: {', '.join(skipped)}, as {name}={too_many} has more than {counted(args.max_states, 'state')}; "
+            print(f"  skipped: {', '.join(skipped)}, as {name}={too_many} has more than "
+                  f"{counted(args.max_states, 'state')}; "
                   f"--sweep {name}={again} all the same (--max-states N lets solve hold more)")
         if interrupted:
             rest = values[len(runs):]

@@ -72,7 +72,8 @@ def _carried(ck: Checker):
 
 def _within(a, b) -> bool:
     """Whether span a lies inside span b."""
-    return a.file == b.file and (b.line, b.col) <= (a.line, a.col) and (a.end_line, a.end_col) <= (b.end_line, b.end_col)
+    return a.file == b.file and (b.line, b.col) <= (a.line, a.col) and \
+        (a.end_line, a.end_col) <= (b.end_line, b.end_col)
 
 
 def _literal(e) -> Optional[int]:

@@ -2522,7 +2522,8 @@ def test_a_range_written_with_its_numbers_the_wrong_way_round_is_a_warning(tmp_p
 def test_a_range_inside_a_type_that_keeps_no_value_in_it_is_a_warning(tmp_path, engine_cli):
     # the table's list<0..5> holds a 9 all the same; the field's list<0..5> keeps its values (no warning)
     path = tmp_path / "caps.rules"
-    path.write_text("table cap: bool -> list<0..5> { yes: [1, 9], no: [2] }\nstate { xs: list<0..5> = []  t: 0..3 = 0 }\n"
+    path.write_text("table cap: bool -> list<0..5> { yes: [1, 9], no: [2] }\n"
+                    "state { xs: list<0..5> = []  t: 0..3 = 0 }\n"
                     'action add "add {v}" { choose v in cap[t == 0]  xs += v  t += 1 }\nturn { add }\n'
                     "terminal t == 2\nscore sum(xs)\n", encoding="utf-8")
     r = engine_cli("validate", str(path))

@@ -85,7 +85,8 @@ def test_solve_stops_with_a_clear_error_past_its_limit_of_states(depth):
     out = json.loads(run_engine("solve", "rules/tictactoe.rules", "--max-states", "5477", *depth, "--json").stdout)
     assert out["file"] == "rules/tictactoe.rules" and out["error"].startswith("more than 5,477 states")
     assert "rules/tictactoe.rules: more than 5,477 states and not solved yet" in r.stderr
-    assert "`python -m engine stats rules/tictactoe.rules`" in r.stderr and "--depth N" in r.stderr and "--max-states N" in r.stderr
+    assert "`python -m engine stats rules/tictactoe.rules`" in r.stderr
+    assert "--depth N" in r.stderr and "--max-states N" in r.stderr
     # search plans for one player: with two, play is the way on
     assert "`play` pits search agents against each other" in r.stderr and "`search`" not in r.stderr
 
@@ -722,7 +723,8 @@ def test_value_iteration_gives_the_value_of_the_moves_its_line_and_policy_take(t
     out = json.loads(run_engine("solve", path, "--json", "--policy", policy).stdout)
     assert (out["method"], out["value"]) == ("value iteration", [0, 0, 1])
     assert [s["move"] for s in out["best_line"]] == ["start", "A waits a move", "A crowns 2"]
-    rows = {(r["state"]["stage"], r["state"]["to_move"]): r for r in map(json.loads, policy.read_text().splitlines()[1:])}
+    rows = {(r["state"]["stage"], r["state"]["to_move"]): r
+            for r in map(json.loads, policy.read_text().splitlines()[1:])}
     assert (rows[0, "A"]["move"], rows[0, "A"]["value"]) == ("A waits a move", [0, 0, 1])
     assert (rows[2, "B"]["move"], rows[2, "B"]["value"]) == ("B crowns 1", [0, 1, 0])  # not spinning for ever
     path.write_text(THREE_TIES.replace('action spin "{current} spins" { require stage == 2  pass to current }\n', "")
