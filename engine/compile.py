@@ -31,7 +31,7 @@ def _edges(edges, span):
         if len(e) != 2:
             _fail(span, f"an edge joins two nodes, got {rt.format_value(e)}",
                   "a set {a, b} of one node is {a}: write each edge between two different nodes")
-        if e[0] == e[1] if isinstance(e, tuple) else False:
+        if isinstance(e, tuple) and e[0] == e[1]:
             _fail(span, f"an edge joins two different nodes, got ({rt.format_value(e[0])}, {rt.format_value(e[1])})",
                   "a graph has no edge from a node to itself; graph(edges, nodes) adds nodes with no edges")
     return edges
