@@ -288,6 +288,13 @@ def test_play_by_seat_splits_each_agents_games_by_the_seat_it_held():
         [("X", "random", 3), ("X", "osla", 2), ("O", "random", 2), ("O", "osla", 3)]
 
 
+def test_the_report_names_the_budget_only_where_an_agent_searches():
+    for agents, said in [("random,random", "agents that do not search"),
+                         ("random,osla", "1,000 forward-model calls per decision")]:
+        first = run_engine("play", "rules/tictactoe.rules", "--agents", agents, "--games", "2").stdout.splitlines()[0]
+        assert first.startswith(f"Tic-tac-toe: 2 games, {said}, seed 0, "), first
+
+
 def test_show_moves_prints_each_move_with_the_state_after_it():
     args = ("play", "rules/tictactoe.rules", "--agents", "random,osla", "--games", "2", "--budget", "30",
             "--show", "moves")
