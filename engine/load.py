@@ -379,16 +379,17 @@ def settings_given(game: CompiledGame, pairs) -> list:
     """The parameters set on the command line, as sorted `NAME=VALUE` texts, each value written
     one way (`yes` for `true`, `7` for `07`), so runs with one setting say it alike."""
     params = game.compiler.params
-    return [f"{k}={_setting_text(params.get(k, v))}" for k, v in sorted(parse_settings(pairs).items())]
+    return [f"{k}={setting_text(params.get(k, v))}" for k, v in sorted(parse_settings(pairs).items())]
 
 
 def parameter_values(game: CompiledGame) -> dict:
     """Every parameter's value in this game, given or not, as JSON gives it: a number, true or
     false for yes or no, a name."""
-    return {k: v if isinstance(v, (bool, int)) else _setting_text(v) for k, v in game.compiler.params.items()}
+    return {k: v if isinstance(v, (bool, int)) else setting_text(v) for k, v in game.compiler.params.items()}
 
 
-def _setting_text(v) -> str:
+def setting_text(v) -> str:
+    """A parameter's value as `--set` writes it: yes or no, a number, a name."""
     if isinstance(v, bool):
         return "yes" if v else "no"
     return v.name if isinstance(v, EnumValue) else str(v)

@@ -5,6 +5,7 @@ import json
 from typing import Optional
 
 from .diagnostics import UsageError, clip
+from .load import setting_text
 from .outputs import NewFile
 from .runtime import plain_number
 
@@ -96,8 +97,7 @@ def _solved_for(spec: str, path: str, row: str, game, params: dict) -> bool:
     other = [k for k in params if k in solved and solved[k] != params[k]]
     if other:
         def said(values):
-            return ", ".join(f"{k}={'yes' if values[k] is True else 'no' if values[k] is False else values[k]}"
-                             for k in other)
+            return ", ".join(f"{k}={setting_text(values[k])}" for k in other)
         raise UsageError(f"--agents {spec}: {path} was solved with {said(solved)}, this run plays with {said(params)}: "
                          "a policy holds the moves of the games it was solved for (--set gives it those values)")
     return True
