@@ -21,6 +21,7 @@ from . import types as T
 from .check import ALL_PLAYERS, Checker, Symbol, bounded_collection
 from .diagnostics import RuleRuntimeError, clip
 from .pysource import PySource, env_before
+from .stmtsource import StmtSource
 
 SIMPLE, FORK = "simple", "fork"
 
@@ -68,7 +69,7 @@ _ABSENT = "test with `x in xs` (and `require` it) before taking x away"
 _EMPTY = "make sure it has an element first: `require len(xs) > 0`, or `if len(xs) > 0 then {0}(xs) else 0`"
 
 
-class Compiler(PySource):
+class Compiler(PySource, StmtSource):
     """Turns checked declarations into closures, given the parameter values."""
 
     def __init__(self, checker: Checker, params: dict, drops: Optional[Counter] = None):
@@ -558,7 +559,7 @@ class Compiler(PySource):
 
     # ---------------- statements ----------------
     def block(self, b: m.Block):
-        return chain([self.stmt(s) for s in b.stmts])
+        return chain(self.fused(b.stmts, [self.stmt(s) for s in b.stmts]))
 
     def stmt(self, s):
         return getattr(self, "s_" + type(s).__name__)(s)
@@ -686,8 +687,7 @@ class Compiler(PySource):
                     env[i] = lo if v < lo else hi if v > hi else v
                     return True
             else:
-                drops, why = self.drops, (ident.span, f"where '{ident.name}' would leave its range {lo}..{hi} "
-                                           "(unless the field says `clamp`)")
+                drops, why = self.drops, self.range_left(ident, lo, hi)
 
                 def setter(env):
                     v = value_fn(env)
@@ -703,6 +703,11 @@ class Compiler(PySource):
             env[i] = value_fn(env)
             return True
         return SIMPLE, setter
+
+    @staticmethod
+    def range_left(ident: m.Ident, lo: int, hi: int) -> tuple:
+        """(span, why) of a path dropped where a field would leave its range lo..hi."""
+        return ident.span, f"where '{ident.name}' would leave its range {lo}..{hi} (unless the field says `clamp`)"
 
     def _collection_setter(self, ident: m.Ident, f: m.Field, value_fn):
         """A store into a field of a collection of a range (`map<Res, 0..9>`, `list<0..5>`): a

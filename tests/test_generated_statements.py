@@ -1,0 +1,127 @@
+"""Compile: runs of simple statements run as generated Python (engine/stmtsource.py) make the
+states worked out by hand, the same moves as the statements' closures in every rule file, and a
+rule that fails inside one still names the exact place."""
+import random
+import textwrap
+
+import pytest
+
+from conftest import RULE_FILES, suite_settings
+from engine import load_game
+from engine.compile import Compiler
+from engine.frame_room import with_room
+from search.protocol import CHANCE
+
+SOW = """
+    state { board: list<int> = [0, 3, 0, 0, 1]  hand: int = 0  pos: int = 0  sown: 0..3 = 0 }
+    action sow "sow {i}" {
+        choose i in 0..4 where board[i] > 0
+        hand = board[i]
+        board[i] = 0
+        pos = i
+        for k in 1..9 where hand > 0 {
+            pos = (pos + 1) % 5
+            board[pos] += 1
+            hand -= 1
+        }
+        if pos == 0 { board[0] += 10 } else if pos == 1 { board[1] += 20 } else { pos = 9 }
+        sown += 1
+    }
+    turn { sow }
+    terminal sown == 3
+    score board[0]
+    """
+
+
+def load(tmp_path, text, name="game.rules"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return load_game(str(path))
+
+
+def moves(game, s):
+    return [(m.label, m.next) for m in with_room(game.legal_moves, s)]
+
+
+def test_a_sowing_loop_makes_the_boards_worked_out_by_hand(tmp_path):
+    game = load(tmp_path, SOW)
+    # sow 1: 3 seeds into pits 2, 3, 4: [0, 0, 1, 1, 2]; it ends in pit 4, so pos = 9
+    # sow 4: 1 seed into pit 0: [1, 3, 0, 0, 0]; it ends in pit 0, which gets 10 more: 11
+    assert moves(game, game.initial_state()) == [
+        ("sow 1", ((0, 0, 1, 1, 2), 0, 9, 1, 0, 0)),
+        ("sow 4", ((11, 3, 0, 0, 0), 0, 0, 1, 0, 0)),
+    ]
+    # from [11, 3, 0, 0, 0]: sow 0 takes 11 seeds, and the loop's 9 rounds put 9 of them into
+    # pits 1, 2, 3, 4, 0, 1, 2, 3, 4: [1, 5, 2, 2, 2], 2 in hand, ending in pit 4 (so pos = 9)
+    after = ((11, 3, 0, 0, 0), 0, 0, 1, 0, 0)
+    assert moves(game, after)[0] == ("sow 0", ((1, 5, 2, 2, 2), 2, 9, 2, 0, 0))
+
+
+def test_a_field_that_would_leave_its_range_drops_the_path_or_is_clamped(tmp_path):
+    game = load(tmp_path, """
+        state { x: 0..5 = 0  y: 0..5 = 0 clamp }
+        action big { x += 3  x += 3 }
+        action small { x += 1  y += 4  y += 4 }
+        turn { either { big } or { small } }
+        terminal x == 5
+        score x + y
+        """)
+    # big: 0 + 3 + 3 = 6 leaves 0..5, so no move; small: x = 1, y = 4 + 4 = 8 is kept at 5
+    assert moves(game, game.initial_state()) == [("small", (1, 5, 0, 0))]
+
+
+def test_a_require_after_changes_in_a_loop_drops_the_path(tmp_path):
+    game = load(tmp_path, """
+        state { xs: list<int> = [1, 2, 3]  n: int = 0 }
+        action add "add {d}" {
+            choose d in 1..3
+            for i in 0..2 { xs[i] += d }
+            require sum(xs) < 12
+            n += 1
+        }
+        turn { add }
+        terminal n == 2
+        score n
+        """)
+    # sums after adding d to each of three: 6 + 3d, under 12 for d = 1 only
+    assert moves(game, game.initial_state()) == [("add 1", ((2, 3, 4), 1, 0, 0))]
+
+
+def test_a_failure_in_the_middle_of_a_loop_is_reported_where_it_is(tmp_path, engine_cli):
+    f = tmp_path / "fill.rules"
+    f.write_text("state { x: 0..5 = 0  xs: list<int> = [0, 0, 0] }\n"
+                 "action fill { x += 1  for k in 0..3 { xs[k] = k } }\n"
+                 "turn { fill }\nterminal x == 5\nscore x + sum(xs)\n")
+    r = engine_cli("validate", f)
+    assert r.returncode == 1
+    assert f"{f}:2:39: error[runtime]: index 3 is outside the list of 3 (in a random playout)" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def closure_twin(path, monkeypatch):
+    """The game of path compiled again with every statement run as its closure."""
+    with monkeypatch.context() as patch:
+        patch.setattr(Compiler, "generate_runs", False)
+        return load_game(str(path), suite_settings(path))
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
+def test_every_rule_file_lists_the_same_moves_as_with_closures_alone(path, monkeypatch):
+    game, twin = load_game(str(path), suite_settings(path)), closure_twin(path, monkeypatch)
+    rng = random.Random(7)
+    for _ in range(4):
+        s = game.initial_state()
+        assert s == twin.initial_state()
+        while not game.is_terminal(s):
+            if game.current_player(s) == CHANCE:
+                outcomes = game.chance_outcomes(s)
+                assert [(m.label, m.next, w) for m, w in outcomes] == \
+                       [(m.label, m.next, w) for m, w in twin.chance_outcomes(s)]
+                s = rng.choices([m for m, _ in outcomes], [w for _, w in outcomes])[0].next
+                continue
+            listed = moves(game, s)
+            assert listed == moves(twin, s)
+            if not listed:
+                break
+            s = rng.choice(listed)[1]
+        assert game.returns(s) == twin.returns(s)
