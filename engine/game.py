@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from contextlib import contextmanager
 from fractions import Fraction
 from math import prod
 from typing import Optional
@@ -31,19 +30,28 @@ per process with 200,000 states memoised, before moves kept entries instead of b
 and backtrack on the rule files in rules/ run as fast with this bound."""
 
 
-@contextmanager
-def guard(span, what: str):
+class guard:
     """Report a Python error inside compiled rules (a value of a type the rule did not
-    expect, e.g. through an untyped def parameter) as a rule error at `span`."""
-    try:
-        yield
-    except RuleRuntimeError:
-        raise
-    except OverflowError:
-        raise RuleRuntimeError(span, f"{what} gave a number too large to work with (more than about 1e308)") \
-            from None
-    except (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError) as e:
-        raise RuleRuntimeError(span, f"{what} failed on a value of an unexpected type ({e})") from None
+    expect, e.g. through an untyped def parameter) as a rule error at `span`. A class, not a
+    generator: it is entered for every state a search asks about."""
+
+    __slots__ = ("span", "what")
+
+    def __init__(self, span, what: str):
+        self.span, self.what = span, what
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, kind, e, tb):
+        if kind is None or issubclass(kind, RuleRuntimeError):
+            return False
+        if issubclass(kind, OverflowError):
+            raise RuleRuntimeError(self.span, f"{self.what} gave a number too large to work with (more than about "
+                                              "1e308)") from None
+        if issubclass(kind, (TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError)):
+            raise RuleRuntimeError(self.span, f"{self.what} failed on a value of an unexpected type ({e})") from None
+        return False
 
 
 def fraction_text(x: float) -> str:
