@@ -401,6 +401,15 @@ class PySource:
     def p_MapComp(self, e: m.MapComp):
         return f"_FrozenMap([({self.src(e.key)}, {self.src(e.value)}){self._for(e)}])"
 
+    def _text(self, e) -> str:
+        """The text of e's value in a label (runtime.format_value), an int's and a name's written out."""
+        t = self.type_of(e)
+        if t == T.INT:
+            return f"str({self.src(e)})"
+        if t[0] == "enum":
+            return f"{self.src(e)}.name"
+        return f"_text({self.src(e)})"
+
     def p_Template(self, e: m.Template):
-        parts = [self._name(p) if isinstance(p, str) else f"_text({self.src(p)})" for p in e.parts]
+        parts = [self._name(p) if isinstance(p, str) else self._text(p) for p in e.parts]
         return "(" + " + ".join(parts) + ")" if parts else self._name("")
