@@ -96,7 +96,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     if max_depth is None:
         value, line, memo, dead = _values(game, root, None, max_states, valued, rng, decided, visit)
         key, banked = key_and_totals(game)
-        paths, states, ends, outcomes = _paths_through(memo, (key(root), 0), progress)
+        paths, states, ends, outcomes = _paths_through(memo, key(root), progress)
         # with totals set aside, the ends of merged states hold what was still to come, not a return
         return Solution(paths, states, ends, outcomes if banked is None else {}, value, line, True, len(dead),
                         _first_moves(game, root, memo, None), _best_lines(game, root, memo, lines) if lines else ())
@@ -148,7 +148,7 @@ def _best_lines(game: Game, root, memo: dict, most: int) -> tuple:
     key, banked = key_and_totals(game)
 
     def value(s) -> tuple:
-        v = memo[(key(s), 0)][0]
+        v = memo[key(s)][0]
         return v if banked is None else plus(v, banked(s))
 
     def best(s) -> list:
@@ -192,9 +192,8 @@ def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int], leaf: O
     lines stop at the initial state (depth 0) or the game does not go on from it."""
     if game.is_terminal(root) or not _has_ways(game, root):
         return ()
-    depth = None if max_depth is None else 1
     key, banked = key_and_totals(game, leaf)
-    entries = [(m, t, memo.get((key(t), depth or 0)), p) for m, t, p in _children(game, root)]
+    entries = [(m, t, memo.get(key(t) if max_depth is None else (key(t), 1)), p) for m, t, p in _children(game, root)]
     return tuple((m, e[0] if banked is None else plus(e[0], banked(t)), p) for m, t, e, p in entries
                  if isinstance(e, tuple))
 
@@ -221,8 +220,9 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     one that ends latest (the longest defence); of those as long, the first listed. A line's
     length counts a chance step by the mean length of its outcomes. With three players or more
     the other players' values, and so the value of the game, depend on this choice."""
-    # (key, depth) -> (values, the best move's index or None, moves to the end, the memo keys of
-    # the ways on without max_depth (for counting paths; () at an end), the key itself)
+    # (key, depth), or without max_depth the key alone -> (values, the best move's index or None,
+    # moves to the end, the memo keys of the ways on without max_depth (for counting paths; () at
+    # an end), the memo key itself)
     # A state on the line to the one being valued is in memo too, as the number of moves into the
     # line it is (an int), until it is valued: one lookup a visit tells both.
     # A game with `future_key` and `banked` (optional in the protocol) holds running totals that
@@ -238,7 +238,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     def value(s, depth):
         """(s's values, the moves from s to the end along the best line, its memo key as the memo
         holds it)."""
-        k = (key(s), depth if max_depth is not None else 0)
+        k = key(s) if max_depth is None else (key(s), depth)
         hit = memo.get(k)
         if hit is not None:
             if hit.__class__ is int:
@@ -248,14 +248,15 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         if max_depth is None and len(moves) >= LINE_LIMIT:
             raise Endless(list(moves))
         if len(memo) >= max_states:  # those valued and those on the line to s
-            raise TooManyStates(max_states, [key for key, _ in list(memo)[-max_states // 2:]])
+            last = list(memo)[-max_states // 2:]
+            raise TooManyStates(max_states, last if max_depth is None else [key for key, _ in last])
         if visit is not None:
             visit(s, lambda: list(moves))
         # the player to move and the ways on, each asked of the game once
         player = None if game.is_terminal(s) else game.current_player(s)
         ways = () if player is None else game.chance_outcomes(s) if player == CHANCE else game.legal_moves(s)
         if player is not None and not ways:
-            dead.add(k[0])
+            dead.add(k if max_depth is None else k[0])
         if not ways or (max_depth is not None and depth >= max_depth):  # an end, or where the lines stop
             v = tuple(game.returns(s)) if not ways or leaf is None else tuple(leaf(s))
             memo[k] = (v if banked is None else less(v, banked(s)), None, 0, (), k)
@@ -285,7 +286,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         best, length, _ = vals[best_i]
         memo[k] = (best if banked is None else less(best, banked(s)), best_i, length + 1, kids, k)
         if decided is not None:
-            decided(s, children[best_i][0], best, k[1] if max_depth is not None else None)
+            decided(s, children[best_i][0], best, None if max_depth is None else depth)
         return best, length + 1, k
 
     try:
@@ -296,7 +297,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         line = []
         s, depth = root, 0
         while len(line) < LINE_LIMIT:
-            k = (key(s), depth if max_depth is not None else 0)
+            k = key(s) if max_depth is None else (key(s), depth)
             best_i = memo.get(k, (None, None))[1]
             if best_i is not None:
                 m = game.legal_moves(s)[best_i]
