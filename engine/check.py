@@ -853,6 +853,16 @@ class Checker(ExpressionChecks):
         t = self.expr(s.value)
         self.bind(s.targets, t, s.value.span, self.scopes[-1])
 
+    def stmt_Var(self, s: m.Var):
+        want = None if s.type is None else self.resolve_type(s.type)
+        got = self.expr(s.value, want)
+        if want is not None and not T.fits(got, want):
+            self.error("type-mismatch", f"'{s.target.name}' is {T.show(want)}, got {T.show(got)}", s.value.span,
+                       self.mismatch_hint(s.value, want, got))
+        sym = self.local(s.target, got if want is None else want)
+        sym.decl = s  # a name that `=`, `+=` and `-=` may change (field_target)
+        self.scopes[-1][s.target.name] = sym
+
     def stmt_Draw(self, s: m.Draw):
         if not self._in_chance:
             self.error("misplaced", "`draw` outside a chance block", s.span,
@@ -888,11 +898,11 @@ class Checker(ExpressionChecks):
             return None
         if sym.kind != "field" and ident.name in self.duplicated and sym is self.globals.get(ident.name):
             return None  # declared twice: the duplicate is the error
-        if sym.kind != "field":
+        if sym.kind != "field" and not isinstance(sym.decl, m.Var):
             self.error("not-assignable", f"'{ident.name}' is {a_kind(sym.kind)}, "
-                       "only state fields can be assigned", ident.span,
-                       f"a second `let {ident.name} = ...` names a new value from there on" if sym.kind == "local"
-                       else None)
+                       "only state fields and names declared with `var` can be assigned", ident.span,
+                       f"`var {ident.name} = ...` in place of `let` declares a name that `=`, `+=` and `-=` change"
+                       if sym.kind == "local" else None)
             return None
         self.syms[id(ident)] = sym
         return sym

@@ -580,6 +580,9 @@ class Compiler(PySource, StmtSource):
                 return True
         return SIMPLE, let
 
+    def s_Var(self, s: m.Var):
+        return self.field_setter(s.target, self.expr(s.value))
+
     def s_Choose(self, s: m.Choose):
         dom = self.iterate(s.domain)
         bind = self.binder(s.targets)

@@ -43,7 +43,7 @@ def unread_lets(ck: Checker) -> list:
                                       "a `let` names a new value from there on, inside its block only: `let t = t + "
                                       "x` in a `for` makes a new t for that pass and leaves the t after the loop as "
                                       "it was; a total over a loop is a comprehension (`let t = sum(f(x) for x in "
-                                      "xs)`) or a state field changed with `+=`", severity="warning"))
+                                      "xs)`) or a `var` changed with `+=` (`var t = 0` before the loop)", severity="warning"))
     return out
 
 
@@ -53,8 +53,9 @@ def lets_in_loops(ck: Checker) -> list:
     loop, so nothing is carried from one pass to the next, which such a line usually means."""
     return [Diagnostic("loop-let", f"this `let` makes a new '{ident.name}' for one pass of the `for`: the next pass "
                        f"starts again from the '{ident.name}' of line {outer.span.line}", ident.span,
-                       "a value carried from one pass to the next is a state field changed with `=` or `+=`; a "
-                       "total over the loop is a comprehension (`sum(f(x) for x in xs)`)", severity="warning")
+                       f"`var {ident.name} = ...` before the loop and `{ident.name} = ...` in it carry a value from "
+                       "one pass to the next; a total over the loop is a comprehension (`sum(f(x) for x in xs)`)",
+                       severity="warning")
             for ident, outer in _carried(ck)]
 
 

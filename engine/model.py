@@ -262,6 +262,16 @@ class Let:
 
 
 @node
+class Var:
+    """`var n = e`: a local name that `=`, `+=` and `-=` may change later in its block."""
+    target: Ident
+    type: Optional[object]  # a declared type, as a state field's; None: the value's
+    value: Expr
+    span: Span
+    bound: Optional[str] = None  # a range type keeps its values as a state field's does (reject)
+
+
+@node
 class Choose:
     targets: tuple
     domain: Expr

@@ -655,6 +655,10 @@ class _ToModel(Transformer):
         return m.Let(items[0], items[1], self._span(meta))
 
     @v_args(meta=True)
+    def var(self, meta, items):
+        return m.Var(self._ident(items[0]), items[1] if len(items) == 3 else None, items[-1], self._span(meta))
+
+    @v_args(meta=True)
     def choose(self, meta, items):
         return m.Choose(items[0], items[1], items[2] if len(items) > 2 else None, self._span(meta))
 

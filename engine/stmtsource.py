@@ -51,7 +51,7 @@ class StmtSource:
         return out
 
     def _writes(self, s) -> bool:
-        return type(s) in (m.Let, m.Require, m.Assign, m.Update, m.IndexAssign, m.IndexUpdate, m.IfStmt,
+        return type(s) in (m.Let, m.Var, m.Require, m.Assign, m.Update, m.IndexAssign, m.IndexUpdate, m.IfStmt,
                            m.ForStmt, m.PassTo)
 
     def _run_function(self, stmts: list, closures: list):
@@ -134,6 +134,9 @@ class StmtSource:
     # ---------------- statements ----------------
     def t_Let(self, s: m.Let, depth: int):
         return self._at(depth, f"{self._targets(s.targets)} = {self.src(s.value)}")
+
+    def t_Var(self, s: m.Var, depth: int):
+        return self._store(s.target, self.src(s.value), depth)
 
     def t_Require(self, s, depth: int):
         why = (s.span, "where the `require` did not hold")

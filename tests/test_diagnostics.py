@@ -1029,12 +1029,13 @@ def test_a_chance_block_without_when_hints_at_when(tmp_path):
         at_line, at_col, "a chance block says when it runs: chance when COND { ... }"), errors.render()
 
 
-def test_a_name_bound_by_let_changed_hints_at_a_second_let(tmp_path):
+def test_a_name_bound_by_let_changed_hints_at_var(tmp_path):
     clean, _, _ = unmark(ROWS["assign-to-let-name"][1])
     _, errors = first_diagnostic(tmp_path, clean)
     d = errors.diagnostics[0]
-    assert (d.message, d.hint) == ("'next' is a local name, only state fields can be assigned",
-                                   "a second `let next = ...` names a new value from there on"), errors.render()
+    assert (d.message, d.hint) == (
+        "'next' is a local name, only state fields and names declared with `var` can be assigned",
+        "`var next = ...` in place of `let` declares a name that `=`, `+=` and `-=` change"), errors.render()
 
 
 def test_a_label_built_with_plus_hints_that_values_go_in_braces(tmp_path):
@@ -2290,7 +2291,8 @@ def test_a_let_inside_a_loop_that_nothing_reads_is_a_warning_and_a_read_one_is_n
     assert result.stderr.count("warning[") == 1, result.stderr
     assert f"{path}:4:23: warning[loop-let]: this `let` makes a new 'acc' for one pass of the `for`: the next pass " \
            "starts again from the 'acc' of line 3" in result.stderr
-    assert "a total over the loop is a comprehension (`sum(f(x) for x in xs)`)" in result.stderr
+    assert "hint: `var acc = ...` before the loop and `acc = ...` in it carry a value from one pass to the next; a " \
+           "total over the loop is a comprehension (`sum(f(x) for x in xs)`)" in result.stderr
 
 
 def test_validate_warns_of_a_state_field_nothing_reads(tmp_path, engine_cli):

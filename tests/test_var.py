@@ -1,0 +1,95 @@
+"""Statements: a name declared with `var` changes with `=`, `+=` and `-=` inside its block and its
+loops, each path through a fork keeps its own copy, and it is no part of the state."""
+import textwrap
+
+import pytest
+
+from conftest import first_diagnostic
+from engine import load_game
+from engine.frame_room import with_room
+
+
+def load(tmp_path, text):
+    path = tmp_path / "game.rules"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return load_game(str(path))
+
+
+def moves(game, s):
+    return [(m.label, m.next) for m in with_room(game.legal_moves, s)]
+
+
+def test_a_sowing_loop_carries_the_seeds_in_hand_without_a_state_field(tmp_path):
+    game = load(tmp_path, """
+        state { board: list<int> = [0, 3, 0, 0, 1]  sown: 0..3 = 0 }
+        action sow "sow {i}" {
+            choose i in 0..4 where board[i] > 0
+            var hand = board[i]
+            board[i] = 0
+            var pos = i
+            for k in 1..9 where hand > 0 {
+                pos = (pos + 1) % 5
+                board[pos] += 1
+                hand -= 1
+            }
+            if pos == 0 { board[0] += 10 }
+            sown += 1
+        }
+        turn { sow }
+        terminal sown == 3
+        score board[0]
+        """)
+    # the state is the board, sown, the player to move and the triggers fired: no hand, no pos
+    # sow 1: 3 seeds into pits 2, 3, 4: [0, 0, 1, 1, 2]; sow 4: 1 seed into pit 0, which ends
+    # there and gets 10 more: [11, 3, 0, 0, 0]
+    assert moves(game, game.initial_state()) == [("sow 1", ((0, 0, 1, 1, 2), 1, 0, 0)),
+                                                 ("sow 4", ((11, 3, 0, 0, 0), 1, 0, 0))]
+
+
+def test_each_path_of_a_choose_inside_a_loop_keeps_its_own_total(tmp_path):
+    game = load(tmp_path, """
+        state { x: int = 0 }
+        action roll {
+            var n = 0
+            for r in 1..2 {
+                choose d in 1..2
+                n += d
+            }
+            x = n
+        }
+        turn { roll }
+        terminal x > 0
+        score x
+        """)
+    # two rounds of 1 or 2: totals 1+1, 1+2, 2+1, 2+2, each path its own n
+    assert [s[0] for _, s in moves(game, game.initial_state())] == [2, 3, 3, 4]
+
+
+def test_a_var_with_a_range_drops_the_path_that_would_leave_it(tmp_path):
+    game = load(tmp_path, """
+        state { x: int = 0 }
+        action take "take {k}" {
+            choose k in 1..3
+            var left: 0..4 = 4
+            left -= k
+            left -= k
+            x = left
+        }
+        turn { take }
+        terminal x > 0
+        score x
+        """)
+    # 4 - 2k: 2 for k = 1, 0 for k = 2, -2 (outside 0..4) for k = 3
+    assert moves(game, game.initial_state()) == [("take 1", (2, 0, 0)), ("take 2", (0, 0, 0))]
+
+
+@pytest.mark.parametrize("body, code, message", [
+    ('var n: int = "a"', "type-mismatch", "'n' is int, got str"),
+    ('var n = 0  n = "a"', "type-mismatch", "'n' is int, got str"),
+    ("if x == 0 { var n = 0 }  n += 1", "unknown-name", "unknown state field 'n'"),
+    ("var n = 0  n[0] = 1", "type-mismatch", "'n[...] =' needs a map or list, got int"),
+])
+def test_a_var_used_wrongly_is_a_rule_error(tmp_path, body, code, message):
+    d, errors = first_diagnostic(tmp_path / "v.rules", f"state {{ x: int = 0 }}\naction go {{ {body}  x = 1 }}\n"
+                                 "turn { go }\nterminal x > 0\nscore x\n")
+    assert (d.code, d.message, d.span.line) == (code, message, 2), errors
