@@ -148,7 +148,8 @@ def _field_without_value(text: str, at: int) -> Optional[tuple]:
     return field.group(1), " ".join(field.group(2).split()), field.start(3)
 
 
-STATEMENT_WORDS = ("let", "choose", "require", "if", "for", "optional", "either", "replace", "draw", "merge", "pass")
+STATEMENT_WORDS = ("let", "var", "choose", "require", "if", "for", "optional", "either", "replace", "draw", "merge",
+                   "pass")
 """The keywords a statement begins with: misspelt, one reads as a name (the call of an action)."""
 
 
@@ -275,7 +276,7 @@ def _method_hint(field: str, method: str) -> str:
 def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     """A hint for a habit from other languages, or for an `if` or `score` left unfinished."""
     line_before = text[text.rfind("\n", 0, at) + 1:at]
-    if (word := re.search(rf"(?:^|[{{}};\s])({'|'.join(_STATEMENT_WORDS)})\s*$", line_before)) and \
+    if (word := re.search(rf"(?:^|[{{}};\s])({'|'.join(STATEMENT_WORDS)})\s*$", line_before)) and \
             (action := re.search(rf"^[ \t]*action\s+({word.group(1)})\b", text, re.M)):
         return f"`{word.group(1)}` begins a statement, so the action `{word.group(1)}` (line " \
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
@@ -368,9 +369,6 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"
     return None
 
-
-_STATEMENT_WORDS = ("let", "choose", "draw", "require", "if", "merge", "for", "optional", "either", "pass", "replace")
-"""The words that begin a statement of the grammar's `_stmt` other than a name."""
 
 _EITHER_ELSE = "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"
 _EITHER_BRACES = "each choice of `either` is a block in braces: or { ... }"
