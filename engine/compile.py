@@ -558,8 +558,13 @@ class Compiler(PySource, StmtSource):
         return self.expr(t)
 
     # ---------------- statements ----------------
-    def block(self, b: m.Block):
-        return chain(self.fused(b.stmts, [self.stmt(s) for s in b.stmts]))
+    def block(self, b: m.Block, inline: bool = False):
+        """The statements of b in sequence. `inline`: the body of an `if` or a `for`, which the
+        run of simple statements it is part of writes out whole where it is simple."""
+        compiled = [self.stmt(s) for s in b.stmts]
+        if inline and all(kind == SIMPLE for kind, _ in compiled):
+            return chain(compiled)
+        return chain(self.fused(b.stmts, compiled))
 
     def stmt(self, s):
         return getattr(self, "s_" + type(s).__name__)(s)
@@ -813,11 +818,11 @@ class Compiler(PySource, StmtSource):
 
     def s_IfStmt(self, s: m.IfStmt):
         test = self.expr(s.test)
-        body = self.block(s.body)
+        body = self.block(s.body, inline=True)
         if s.orelse is None:
             orelse = (SIMPLE, lambda env: True)
         elif isinstance(s.orelse, m.Block):
-            orelse = self.block(s.orelse)
+            orelse = self.block(s.orelse, inline=True)
         else:
             orelse = self.s_IfStmt(s.orelse)
         if body[0] == SIMPLE and orelse[0] == SIMPLE:
@@ -829,7 +834,7 @@ class Compiler(PySource, StmtSource):
     def s_ForStmt(self, s: m.ForStmt):
         it = self.iterate(s.iter)
         slots = [self.ck.syms[id(t)].slot for t in s.targets]
-        body = self.block(s.body) if s.cond is None else self.s_IfStmt(m.IfStmt(s.cond, s.body, None, s.cond.span))
+        body = self.block(s.body, inline=True) if s.cond is None else self.s_IfStmt(m.IfStmt(s.cond, s.body, None, s.cond.span))
 
         def bind(env, v):
             if len(slots) == 1:

@@ -18,7 +18,6 @@ from typing import Optional
 from . import model as m
 from . import types as T
 from .check import bounded_collection
-from .pysource import Lazy
 
 INDENT = "    "
 
@@ -55,34 +54,21 @@ class StmtSource:
                            m.ForStmt, m.PassTo)
 
     def _run_function(self, stmts: list, closures: list):
-        """One step running stmts, built on its first call; the closures where Python cannot
-        compile the text (too deep) or where it raises."""
-        context = self._context
-
+        """One step running stmts; the closures where Python cannot compile the text (too deep) or
+        where it raises."""
         def slow(env):
             for f in closures:
                 if not f(env):
                     return False
             return True
-
-        def build():
-            lines = self._lines(stmts, 2, closures)
-            if lines is None:
-                return slow
-            body = "".join(x + "\n" for x in lines)
-            text = (f"def _s(env):\n    saved = env[:]\n    try:\n{body}        return True\n"
-                    f"    except Exception:\n        env[:] = saved\n        return {self._name(slow)}(env)\n")
-            fn = self._define(text, "_s")
-            return fn if fn is not None else slow
-        drops = self.drops  # counting for validate, as when the closures were compiled
-
-        def build_counting():
-            kept, self.drops = self.drops, drops
-            try:
-                return self.under(context, build)
-            finally:
-                self.drops = kept
-        return Lazy(build_counting)
+        lines = self._lines(stmts, 2, closures)
+        if lines is None:
+            return slow
+        body = "".join(x + "\n" for x in lines)
+        text = (f"def _s(env):\n    saved = env[:]\n    try:\n{body}        return True\n"
+                f"    except Exception:\n        env[:] = saved\n        return {self._name(slow)}(env)\n")
+        fn = self._define(text, "_s")
+        return fn if fn is not None else slow
 
     def _lines(self, stmts: list, depth: int, closures: Optional[list] = None) -> Optional[list]:
         """The statements as lines of Python at depth indents (their closures, if compiled
