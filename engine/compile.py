@@ -3,9 +3,11 @@
 Expressions become `f(env) -> value`, where env is a list of slots: the state
 fields, the current player, the fired triggers, the move's labels, then one
 slot per local name. `expr` generates them as Python built from the model
-(pysource.py); the `x_*` closures here cover the rest and report errors. Statements become either simple steps `f(env) -> bool`
-(False prunes the branch) or forks `g(env, k)` that call the continuation k
-once per way the program can go on (`choose`, `optional`).
+(pysource.py); the `x_*` closures here cover the rest and report errors.
+Statements become either simple steps `f(env) -> bool` (False prunes the
+branch) or forks `g(env, k)` that call the continuation k once per way the
+program can go on (`choose`, `optional`); each run of simple steps is one
+generated function (stmtsource.py), its closures the fallback.
 """
 from __future__ import annotations
 
