@@ -836,7 +836,8 @@ class Compiler(PySource, StmtSource):
     def s_ForStmt(self, s: m.ForStmt):
         it = self.iterate(s.iter)
         slots = [self.ck.syms[id(t)].slot for t in s.targets]
-        body = self.block(s.body, inline=True) if s.cond is None else self.s_IfStmt(m.IfStmt(s.cond, s.body, None, s.cond.span))
+        body = self.block(s.body, inline=True) if s.cond is None else \
+            self.s_IfStmt(m.IfStmt(s.cond, s.body, None, s.cond.span))
 
         def bind(env, v):
             if len(slots) == 1:
@@ -870,15 +871,16 @@ class Compiler(PySource, StmtSource):
         return FORK, loop_fork
 
     def s_MergeStmt(self, s: m.MergeStmt):
-        """Prune a path whose state and visible names equal an earlier one's here. The seen set is
-        in the MERGED slot, made afresh for each move generation (absent elsewhere: no effect)."""
-        n, merged, slots = self.nfields + 2, self.MERGED, self.ck.merge_slots[id(s)]
+        """Prune a path whose state, visible names and `pass to` still to take effect equal an
+        earlier one's here. The seen set is in the MERGED slot, made afresh for each move
+        generation (absent elsewhere: no effect)."""
+        n, merged, passed, slots = self.nfields + 2, self.MERGED, self.PASSED, self.ck.merge_slots[id(s)]
 
         def merge(env):
             seen = env[merged]
             if seen is None:
                 return True
-            key = (id(s), tuple(env[:n]), tuple([env[i] for i in slots]))
+            key = (id(s), tuple(env[:n]), env[passed], tuple([env[i] for i in slots]))
             if key in seen:
                 return False
             seen.add(key)

@@ -72,6 +72,17 @@ def test_merge_equal_paths_keeps_apart_paths_that_differ_in_a_name_visible_there
     assert len(paths_game(tmp_path, True, "choose k in 1..3  add(k)  add(4 - k)", "k")) == 6
 
 
+def test_merge_equal_paths_keeps_apart_paths_that_pass_the_turn_to_different_players(tmp_path):
+    path = tmp_path / "again.rules"
+    path.write_text("players A, B\nstate { x: int = 0  t: 0..2 = 0  got: map<player, int> = {A: 0, B: 0} }\n"
+                    'action a "a" { x += 1 }\naction again "again" { x += 1  pass to current }\n'
+                    "turn { either { a } or { again }  merge equal paths  got[current] += 1  t += 1 }\n"
+                    "terminal t == 2\nscore for p: got[p]\n")
+    game = load_game(str(path))
+    # `a` and `again` both make x = 1, but after `again` A moves again: both moves stay
+    assert [(m.label, m.next[-2]) for m in game.legal_moves(game.initial_state())] == [("a", 1), ("again", 0)]
+
+
 def test_a_forbidden_setting_is_refused_with_the_files_message(tmp_path):
     with pytest.raises(UsageError) as info:
         small(tmp_path, False, side="right")
