@@ -83,6 +83,7 @@ class Checker(ExpressionChecks):
         self.untyped_tiles: set = set()  # tile types whose side or label enum is unknown (an error)
         self.misspelt_keyword_lines: set = set()  # (file, line) of a statement keyword misspelt as an action
         self.bound_by_misspelt: set = set()  # names after it on its line: their later uses are no news
+        self.let_bound: set = set()  # the ids of the symbols `let` binds (where `var` would have done)
         self.players: tuple = ("player",)
         self.players_uses: list = []  # the spans of the names `players` read
         self.duplicated: set = set()  # names the file declares twice: their uses are typed `any`, no news
@@ -524,9 +525,13 @@ class Checker(ExpressionChecks):
                 self.error("type-mismatch", f"field '{f.name.name}' is {T.show(want)}, its initial value is "
                            f"{T.show(got)}", f.init.span)
             self.require_constant(f.init, "an initial value")
-            if f.bound and not isinstance(f.type, m.RangeType) and not bounded_collection(f.type):
-                self.error("bad-bound", f"'{f.bound}' needs a range type such as 0..18 (or a collection of one, "
-                           "map<Res, 0..9>)", f.span)
+            self.bound_needs_range(f)
+
+    def bound_needs_range(self, f) -> None:
+        """`clamp` or `reject` on a state field or a `var` whose type is no range (nor a collection of one)."""
+        if f.bound and not isinstance(f.type, m.RangeType) and not bounded_collection(f.type):
+            self.error("bad-bound", f"'{f.bound}' needs a range type such as 0..18 (or a collection of one, "
+                       "map<Res, 0..9>)", f.span)
 
     def check_ActionDecl(self, d: m.ActionDecl):
         sym = self.globals.get(d.name.name)
@@ -852,6 +857,7 @@ class Checker(ExpressionChecks):
     def stmt_Let(self, s: m.Let):
         t = self.expr(s.value)
         self.bind(s.targets, t, s.value.span, self.scopes[-1])
+        self.let_bound.update(id(self.scopes[-1][n.name]) for n in s.targets)
 
     def stmt_Var(self, s: m.Var):
         want = None if s.type is None else self.resolve_type(s.type)
@@ -859,6 +865,7 @@ class Checker(ExpressionChecks):
         if want is not None and not T.fits(got, want):
             self.error("type-mismatch", f"'{s.target.name}' is {T.show(want)}, got {T.show(got)}", s.value.span,
                        self.mismatch_hint(s.value, want, got))
+        self.bound_needs_range(s)
         sym = self.local(s.target, got if want is None else want)
         sym.decl = s  # a name that `=`, `+=` and `-=` may change (field_target)
         self.scopes[-1][s.target.name] = sym
@@ -902,7 +909,7 @@ class Checker(ExpressionChecks):
             self.error("not-assignable", f"'{ident.name}' is {a_kind(sym.kind)}, "
                        "only state fields and names declared with `var` can be assigned", ident.span,
                        f"`var {ident.name} = ...` in place of `let` declares a name that `=`, `+=` and `-=` change"
-                       if sym.kind == "local" else None)
+                       if id(sym) in self.let_bound else None)
             return None
         self.syms[id(ident)] = sym
         return sym

@@ -43,7 +43,8 @@ def unread_lets(ck: Checker) -> list:
                                       "a `let` names a new value from there on, inside its block only: `let t = t + "
                                       "x` in a `for` makes a new t for that pass and leaves the t after the loop as "
                                       "it was; a total over a loop is a comprehension (`let t = sum(f(x) for x in "
-                                      "xs)`) or a `var` changed with `+=` (`var t = 0` before the loop)", severity="warning"))
+                                      "xs)`) or a `var` changed with `+=` (`var t = 0` before the loop)",
+                                      severity="warning"))
     return out
 
 
@@ -101,9 +102,9 @@ def reversed_ranges(ck: Checker) -> list:
 def unchecked_ranges(ck: Checker) -> list:
     """A warning for each range written inside a type that keeps no value in it (`list<0..5>` in
     a table, `map<Res, list<0..5>>`): only a state field's own range does, or the values' range
-    of a state field that is a collection (`map<Res, 0..5>`)."""
-    kept = {id(f.type) for d in ck.decls if isinstance(d, m.StateDecl) for f in d.fields
-            if bounded_collection(f.type)}
+    of a state field or a `var` that is a collection (`map<Res, 0..5>`)."""
+    fields = [f for d in ck.decls if isinstance(d, m.StateDecl) for f in d.fields] + list(nodes_in(ck.decls, m.Var))
+    kept = {id(f.type) for f in fields if bounded_collection(f.type)}
     out = []
     for g in nodes_in(ck.decls, m.GenericType):
         for k, a in enumerate(g.args):

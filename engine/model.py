@@ -268,7 +268,7 @@ class Var:
     type: Optional[object]  # a declared type, as a state field's; None: the value's
     value: Expr
     span: Span
-    bound: Optional[str] = None  # a range type keeps its values as a state field's does (reject)
+    bound: Optional[str] = None  # `clamp` or `reject` after a range type, as a state field's
 
 
 @node

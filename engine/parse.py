@@ -654,7 +654,9 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def var(self, meta, items):
-        return m.Var(self._ident(items[0]), items[1] if len(items) == 3 else None, items[-1], self._span(meta))
+        bound = items.pop() if isinstance(items[-1], _Bound) else None
+        return m.Var(self._ident(items[0]), items[1] if len(items) == 3 else None, items[-1], self._span(meta),
+                     bound and bound.value)
 
     @v_args(meta=True)
     def choose(self, meta, items):

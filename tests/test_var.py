@@ -83,13 +83,42 @@ def test_a_var_with_a_range_drops_the_path_that_would_leave_it(tmp_path):
     assert moves(game, game.initial_state()) == [("take 1", (2, 0, 0)), ("take 2", (0, 0, 0))]
 
 
+def test_a_var_with_clamp_keeps_the_nearest_bound_and_a_collection_of_a_range_keeps_its_values(tmp_path,
+                                                                                               engine_cli):
+    game = load(tmp_path, """
+        state { x: int = 0  got: list<int> = [] }
+        action go "go {k}" {
+            choose k in 1..3
+            var c: 0..4 = 0 clamp
+            c += 3 * k
+            var v: list<0..4> = []
+            v += 2 * k
+            x = c
+            got = v
+        }
+        turn { go }
+        terminal x > 0
+        score x + sum(got)
+        """)
+    # c: 3, 6 kept at 4, 9 kept at 4; v: [2], [4], and [6] leaves 0..4, so k = 3 is no move
+    assert moves(game, game.initial_state()) == [("go 1", (3, (2,), 0, 0)), ("go 2", (4, (4,), 0, 0))]
+    # and validate does not call v's range one that nothing keeps
+    r = engine_cli("validate", tmp_path / "game.rules")
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+
+
 @pytest.mark.parametrize("body, code, message", [
     ('var n: int = "a"', "type-mismatch", "'n' is int, got str"),
     ('var n = 0  n = "a"', "type-mismatch", "'n' is int, got str"),
     ("if x == 0 { var n = 0 }  n += 1", "unknown-name", "unknown state field 'n'"),
     ("var n = 0  n[0] = 1", "type-mismatch", "'n[...] =' needs a map or list, got int"),
+    ("var n = 0 clamp", "bad-bound", "'clamp' needs a range type such as 0..18 (or a collection of one, map<Res, 0..9>)"),
+    ("choose k in 1..2  k += 1", "not-assignable",
+     "'k' is a local name, only state fields and names declared with `var` can be assigned"),
 ])
 def test_a_var_used_wrongly_is_a_rule_error(tmp_path, body, code, message):
     d, errors = first_diagnostic(tmp_path / "v.rules", f"state {{ x: int = 0 }}\naction go {{ {body}  x = 1 }}\n"
                                  "turn { go }\nterminal x > 0\nscore x\n")
     assert (d.code, d.message, d.span.line) == (code, message, 2), errors
+    if code == "not-assignable":  # a chosen name: no hint to write `var` in place of `let`
+        assert d.hint is None, errors
