@@ -449,8 +449,11 @@ def _sort_key(v):
 
 
 def _ordered(coll) -> list:
-    """Sorted if the items can be ordered, else by their text."""
+    """Sorted if the items can be ordered, else by their text; sets (which `<` orders only as
+    subsets) by their own items in order, so {1} comes before {1, 2} and {1, 2} before {2}."""
     try:
+        if any(isinstance(x, frozenset) for x in coll):
+            return sorted(coll, key=_ordered)
         return sorted(coll)
     except TypeError:
         return sorted(coll, key=repr)
@@ -467,7 +470,7 @@ def format_value(v) -> str:
             return f"({v[0]}, {v[1]})"
         return repr(v)
     if isinstance(v, frozenset):
-        return "{" + ", ".join(format_value(x) for x in sorted(v)) + "}"
+        return "{" + ", ".join(format_value(x) for x in _ordered(v)) + "}"
     if isinstance(v, tuple):
         return "[" + ", ".join(format_value(x) for x in v) + "]"
     return repr(v) if not isinstance(v, str) else v

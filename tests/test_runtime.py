@@ -126,3 +126,11 @@ def test_a_map_made_from_the_first_map_numbered_knows_it_from_an_unnumbered_one(
     made = base.set(2, "b")
     assert made.set_from(base)
     assert not made.set_from(FrozenMap({1: "a"}))
+
+
+def test_a_set_of_sets_is_written_in_the_order_of_its_sets_items():
+    # `<` on sets orders only subsets; sets of sets are written by their items in order, as lists
+    # compare: [1] < [1, 2] < [2] < [3]
+    sets = frozenset([frozenset([3]), frozenset([2]), frozenset([1]), frozenset([1, 2])])
+    assert runtime.format_value(sets) == "{{1}, {1, 2}, {2}, {3}}"
+    assert runtime.to_json(sets) == [[1], [1, 2], [2], [3]]
