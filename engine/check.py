@@ -866,6 +866,12 @@ class Checker(ExpressionChecks):
             self.error("type-mismatch", f"'{s.target.name}' is {T.show(want)}, got {T.show(got)}", s.value.span,
                        self.mismatch_hint(s.value, want, got))
         self.bound_needs_range(s)
+        for r in nodes_in(s.type, m.RangeType):  # worked out once, when the rules are compiled
+            n = next((n for n in names_in((r.lo, r.hi)) if (sym := self.syms.get(id(n))) is not None
+                      and sym.kind == "local" and self.lookup(n.id) is sym), None)
+            if n is not None:
+                self.error("not-constant", f"a range bound must be known before play: parameters and constants, not "
+                           f"'{n.id}', a name bound as the rules run", n.span)
         sym = self.local(s.target, got if want is None else want)
         sym.decl = s  # a name that `=`, `+=` and `-=` may change (field_target)
         self.scopes[-1][s.target.name] = sym
@@ -918,7 +924,8 @@ class Checker(ExpressionChecks):
         name, fields = s.target.name, [f.name for f in self.fields]
         if self.lookup(name) is None and not did_you_mean(name, fields):
             self.error("unknown-name", f"unknown state field '{name}'", s.target.span,
-                       f"to name a value from here on, write `let {name} = ...`")
+                       f"to name a value from here on, write `let {name} = ...` (`var {name} = ...` to change it "
+                       "later; a `var` is gone after the block it is declared in)")
             self.bound_by_misspelt.add(name)  # its uses are no news
             sym = None
         else:

@@ -101,8 +101,15 @@ class Budgeted:
     def options(self, s) -> Sequence:
         """The ways on from s: its legal moves, or its chance outcomes (without weights)."""
         if self.is_chance(s):
-            return [m for m, _ in self.game.chance_outcomes(s)]
+            return [m for m, _ in self.outcomes(s)]
         return self.moves(s)
+
+    def outcomes(self, s) -> Sequence:
+        """The chance outcomes of s with their weights (uncounted, as the protocol's)."""
+        try:
+            return self.game.chance_outcomes(s)
+        except Exception as e:
+            raise noted(e, s)
 
     def apply(self, s, m):
         """The state after move m (one call); observers see it."""
@@ -124,7 +131,10 @@ class Budgeted:
         return m, self.apply(s, m)
 
     def is_chance(self, s) -> bool:
-        return self.game.current_player(s) == CHANCE
+        try:
+            return self.game.current_player(s) == CHANCE
+        except Exception as e:
+            raise noted(e, s)
 
     def ended(self, s) -> bool:
         """Terminal, or a dead end without legal moves (which also ends a line)."""

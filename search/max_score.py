@@ -51,7 +51,7 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
                 if node.ended:
                     break
             if node.children is None:
-                weights = dict(fm.game.chance_outcomes(node.state)) if fm.is_chance(node.state) else {}
+                weights = dict(fm.outcomes(node.state)) if fm.is_chance(node.state) else {}
                 node.children = [(m, node_of(fm.apply(node.state, m)), weights.get(m))
                                  for m in node.options]
             open_ = [c for c in node.children if not c[1].done and id(c[1]) not in on_path]

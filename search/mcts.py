@@ -30,7 +30,7 @@ class _Node:
         """Fetch the moves (or chance outcomes) of a node passed through for the first time: a
         leaf that is only evaluated never pays for them. A dead end without moves ends the line."""
         if fm.is_chance(self.state):
-            outcomes = fm.game.chance_outcomes(self.state)
+            outcomes = fm.outcomes(self.state)
             self.options, self.weights = [m for m, _ in outcomes], [p for _, p in outcomes]
         else:
             self.options = list(fm.moves(self.state))

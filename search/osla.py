@@ -24,7 +24,7 @@ def osla(game, state, *, rng, budget: Optional[int] = None, heuristic: Optional[
             fm.finish(line, t)
         elif fm.is_chance(t):
             return sum(p * worth(line + ((o, u),), u)
-                       for o, p in game.chance_outcomes(t) for u in (fm.apply(t, o),))
+                       for o, p in fm.outcomes(t) for u in (fm.apply(t, o),))
         return fm.values(t, heuristic)[fm.player]
     scored = [(m, worth(((m, t),), t)) for m in fm.moves(state) for t in (fm.apply(state, m),)]
     return fm.result(argmax(scored, lambda x: x[1], rng)[0])

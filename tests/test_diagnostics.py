@@ -1156,7 +1156,8 @@ def test_a_value_assigned_without_let_hints_at_let_and_its_uses_are_not_errors_o
         """))
     found, errors = every_diagnostic(tmp_path, clean)
     assert found == [("unknown-name", "unknown state field 'kept'", at_line, at_col,
-                      "to name a value from here on, write `let kept = ...`")], errors.render()
+                      "to name a value from here on, write `let kept = ...` (`var kept = ...` to change it later; "
+                      "a `var` is gone after the block it is declared in)")], errors.render()
 
 
 def test_an_assignment_to_a_misspelt_field_still_suggests_the_field(tmp_path):

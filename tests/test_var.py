@@ -113,6 +113,8 @@ def test_a_var_with_clamp_keeps_the_nearest_bound_and_a_collection_of_a_range_ke
     ("if x == 0 { var n = 0 }  n += 1", "unknown-name", "unknown state field 'n'"),
     ("var n = 0  n[0] = 1", "type-mismatch", "'n[...] =' needs a map or list, got int"),
     ("var n = 0 clamp", "bad-bound", "'clamp' needs a range type such as 0..18 (or a collection of one, map<Res, 0..9>)"),
+    ("let hand = 2  var left: 0..hand = 1", "not-constant",
+     "a range bound must be known before play: parameters and constants, not 'hand', a name bound as the rules run"),
     ("choose k in 1..2  k += 1", "not-assignable",
      "'k' is a local name, only state fields and names declared with `var` can be assigned"),
 ])
