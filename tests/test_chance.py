@@ -245,6 +245,17 @@ def test_a_chance_block_whose_requires_drop_draws_is_an_error_at_the_require(tmp
         assert "drops the draws that fail it" in out and "Traceback" not in out
 
 
+@pytest.mark.parametrize("algo", ["mcts", "backtrack", "random-walk"])
+def test_search_shows_the_state_a_chance_block_whose_outcomes_weigh_too_little_failed_in(tmp_path, algo):
+    path = tmp_path / "game.rules"
+    path.write_text(BASE + PRUNED[0][1] + "\n")
+    r = run_engine("search", path, "--algo", algo, "--budget", "200")
+    assert r.returncode == 1
+    assert "the outcomes of the chance block weigh 5/6 in all" in r.stderr, r.stderr
+    # the initial state: no step taken yet, the dice not rolled
+    assert r.stderr.endswith('the state it failed in: {"n": 0, "rolled": false}\n'), r.stderr
+
+
 def test_a_chance_block_whose_draws_leave_a_fields_range_is_an_error_at_the_assignment(tmp_path):
     # no require anywhere: the draws 5 and 6 would put `low` (0..4) out of its range, so 4/6 is left
     path = tmp_path / "game.rules"
