@@ -29,8 +29,8 @@ def unused(ck: Checker) -> list:
 
 
 def unread_lets(ck: Checker) -> list:
-    """A warning for each name a `let` binds that nothing reads (one beginning with `_` is meant
-    so). A `let` inside a block names a new value for that block: `let total = total + x` in a
+    """A warning for each name a `let` or a `var` binds that nothing reads (one beginning with `_`
+    is meant so). A `let` inside a block names a new value for that block: `let total = total + x` in a
     `for` adds nothing to the total after it."""
     uses = Counter(id(sym) for sym in ck.syms.values() if sym.kind == "local")  # its binding counts once
     carried = {id(ident) for ident, _ in _carried(ck)}  # lets_in_loops tells of these
@@ -45,6 +45,13 @@ def unread_lets(ck: Checker) -> list:
                                       "it was; a total over a loop is a comprehension (`let t = sum(f(x) for x in "
                                       "xs)`) or a `var` changed with `+=` (`var t = 0` before the loop)",
                                       severity="warning"))
+    read = {id(ck.syms[id(n)]) for n in nodes_in(ck.decls, m.Name) if id(n) in ck.syms}
+    for v in nodes_in(ck.decls, m.Var):
+        sym = ck.syms.get(id(v.target))
+        if sym is not None and id(sym) not in read and not v.target.name.startswith("_"):
+            out.append(Diagnostic("unused", f"'{v.target.name}' is never read after this `var`", v.target.span,
+                                  "a `var` is gone when its block ends: a value to keep goes into a state field",
+                                  severity="warning"))
     return out
 
 

@@ -124,3 +124,14 @@ def test_a_var_used_wrongly_is_a_rule_error(tmp_path, body, code, message):
     assert (d.code, d.message, d.span.line) == (code, message, 2), errors
     if code == "not-assignable":  # a chosen name: no hint to write `var` in place of `let`
         assert d.hint is None, errors
+
+
+def test_a_var_only_changed_and_never_read_is_a_warning(tmp_path, engine_cli):
+    path = tmp_path / "u.rules"
+    path.write_text("state { x: int = 0 }\naction go { var a = 1  a += 2  var b = 3  x = b  var _c = 0 }\n"
+                    "turn { go }\nterminal x > 0\nscore x\n")
+    r = engine_cli("validate", path)
+    assert r.returncode == 0
+    # a is changed but never read; b is read; _c is meant so
+    assert r.stderr.count("warning[") == 1, r.stderr
+    assert f"{path}:2:17: warning[unused]: 'a' is never read after this `var`" in r.stderr
