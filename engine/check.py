@@ -159,12 +159,11 @@ class Checker(ExpressionChecks):
     def declare(self, sym: Symbol):
         old = self.globals.get(sym.name)
         if old is not None:
-            if old.span.line:
-                self.duplicated.add(sym.name)
+            self.duplicated.add(sym.name)  # a built-in's name too: its uses are no news
             kind = f", as {a_kind(old.kind)}" + (f" of enum {T.show(old.type)}" if old.kind == "enumval" else "")
             self.error("duplicate", f"'{sym.name}' is already declared", sym.span,
                        f"first declared at {old.span}{kind}; one of the two needs another name" if old.span.line
-                       else f"'{sym.name}' is a built-in name")
+                       else f"'{sym.name}' is a built-in name: give this one another name")
             return
         self.globals[sym.name] = sym
 

@@ -2534,3 +2534,10 @@ def test_a_range_inside_a_type_that_keeps_no_value_in_it_is_a_warning(tmp_path, 
     assert r.stderr.startswith(f"{path}:1:25: warning[unchecked-range]: a range inside list<...> here is not "
                                "checked: its values may be any whole number\n")
     assert "best score: 3\n" in engine_cli("solve", str(path)).stdout  # add 1 (9 would leave 0..5), add 2
+
+
+def test_a_field_named_as_a_built_in_is_one_error_at_its_declaration_not_one_per_use(tmp_path):
+    found, errors = every_diagnostic(tmp_path, "state { count: int = 0 }\naction go { count += 1 }\nturn { go }\n"
+                                               "terminal count == 3\nscore count * 2\n")
+    assert found == [("duplicate", "'count' is already declared", 1, 9,
+                      "'count' is a built-in name: give this one another name")], errors.render()
