@@ -67,6 +67,12 @@ def _dropped(drops: Counter, why: tuple) -> bool:
 _MISSING_KEY = "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"
 _OUTSIDE = "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"
 _OUTSIDE_SET = "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"
+
+
+def _named(hint: str, e) -> str:
+    """A hint about a list `xs`, written with the list's own name where e, the list, is a name."""
+    name = e.id if isinstance(e, m.Name) else e.name if isinstance(e, m.Ident) else None
+    return hint if name is None else hint.replace("xs", name)
 _ABSENT = "test with `x in xs` (and `require` it) before taking x away"
 _EMPTY = "make sure it has an element first: `require len(xs) > 0`, or `if len(xs) > 0 then {0}(xs) else 0`"
 
@@ -251,7 +257,7 @@ class Compiler(PySource, StmtSource):
 
     def x_Index(self, e: m.Index):
         f, g = self.expr(e.obj), self.expr(e.key)
-        span = e.span
+        span, outside = e.span, _named(_OUTSIDE, e.obj)
 
         def index(env):
             obj, key = f(env), g(env)
@@ -260,9 +266,9 @@ class Compiler(PySource, StmtSource):
             except (KeyError, IndexError, TypeError):
                 if isinstance(obj, tuple) and type(key) is int:
                     _fail(span, f"index {key} is outside the list of {len(obj)}, {clip(rt.format_value(obj), 100)}",
-                          _OUTSIDE)
+                          outside)
                 _fail(span, f"no entry {rt.format_value(key)} in {clip(rt.format_value(obj))}",
-                      _OUTSIDE if isinstance(obj, tuple) else _MISSING_KEY if isinstance(obj, rt.FrozenMap) else None)
+                      outside if isinstance(obj, tuple) else _MISSING_KEY if isinstance(obj, rt.FrozenMap) else None)
         return index
 
     def x_Call(self, e: m.Call):
@@ -772,11 +778,12 @@ class Compiler(PySource, StmtSource):
         k, v = self.expr(s.key), self.expr(s.value)
         if sym.type[0] == "map":
             return self.field_setter(s.target, lambda env: env[i].set(k(env), v(env)))
+        outside = _named(_OUTSIDE_SET, s.target)
 
         def set_item(env):
             seq, idx = env[i], k(env)
             if not 0 <= idx < len(seq):
-                _fail(s.span, f"index {idx} is outside the list of {len(seq)}", _OUTSIDE_SET)
+                _fail(s.span, f"index {idx} is outside the list of {len(seq)}", outside)
             return seq[:idx] + (v(env),) + seq[idx + 1:]
         return self.field_setter(s.target, set_item)
 
@@ -786,6 +793,7 @@ class Compiler(PySource, StmtSource):
         k, g = self.expr(s.key), self.expr(s.value)
         is_map = t[0] == "map"
         fn = self.update_op(t[2] if is_map else t[1], s)
+        outside = _named(_OUTSIDE_SET, s.target)
 
         def update(env):
             coll, key = env[i], k(env)
@@ -794,7 +802,7 @@ class Compiler(PySource, StmtSource):
                     _fail(s.span, f"no entry {rt.format_value(key)} in {name} to change with `{s.op}`; "
                                   f"`{name}[...] =` adds one")
             elif not 0 <= key < len(coll):
-                _fail(s.span, f"index {key} is outside the list of {len(coll)}", _OUTSIDE_SET)
+                _fail(s.span, f"index {key} is outside the list of {len(coll)}", outside)
             new = fn(coll[key], g(env))
             return coll.set(key, new) if is_map else coll[:key] + (new,) + coll[key + 1:]
         return self.field_setter(s.target, update)

@@ -230,14 +230,14 @@ def test_an_entry_of_a_map_or_list_field_is_updated_in_place_of_the_field(tmp_pa
 @pytest.mark.parametrize("change, message, hint", [
     ('tally["b"] += 2', "no entry b in tally to change with `+=`; `tally[...] =` adds one", None),
     ("row[3] -= 1", "index 3 is outside the list of 3",
-     "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"),
+     "a list's indexes run from 0 to len(row) - 1; `row += x` appends x"),
     ("row[3] = 1", "index 3 is outside the list of 3",
-     "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"),
+     "a list's indexes run from 0 to len(row) - 1; `row += x` appends x"),
     ("hands[1] -= 3", "3 is not in bag[2]", "test with `x in xs` (and `require` it) before taking x away"),
     ('n += tally["b"]', "no entry b in {a: 5}",
      "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"),
     ("n += row[3]", "index 3 is outside the list of 3, [4, 5, 6]",
-     "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"),
+     "a list's indexes run from 0 to len(row) - 1 (to read one, a negative one counts from the end)"),
 ])
 def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, change, message, hint):
     f = tmp_path / "entries.rules"
