@@ -614,7 +614,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
                                                                  for line in sol.best_lines[1]]}}
            if sol.best_lines else {}),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
-                     for r, n in sorted(sol.outcomes.items(), key=lambda kv: (-kv[1], kv[0]))],
+                     for r, n in _best_first(sol.outcomes)],
         "seconds": round(seconds, 3),
     }
     if game.num_players == 1:
@@ -654,12 +654,18 @@ OUTCOMES_SHOWN = 6
 """The final scores (or returns of the players) the text of a solve lists, the best first."""
 
 
+def _best_first(outcomes: dict) -> list:
+    """(returns, paths) of each returns vector, the best for the first player first (then for the
+    second, ...)."""
+    return sorted(outcomes.items(), key=lambda kv: tuple(-x for x in kv[0]))
+
+
 def _print_outcomes(game, outcomes: dict) -> None:
     """How many terminal paths end with each final score (each returns vector), the best for the
     first player first: in a counting puzzle, the paths to the best score are the answer."""
     if not outcomes or game.chance_decls:  # with chance, a path is no equal share of the games: no count
         return
-    ranked = sorted(outcomes.items(), key=lambda kv: tuple(-x for x in kv[0]))
+    ranked = _best_first(outcomes)
     one = game.num_players == 1
 
     def returns(r):

@@ -99,6 +99,8 @@ def test_tictactoe_games_split_into_known_win_and_draw_counts(tictactoe):
     # 131,184 games won by the first player, 77,904 by the second, 46,080 drawn
     outcomes = {tuple(o["returns"]): o["paths"] for o in tictactoe["outcomes"]}
     assert outcomes == {(1, -1): 131184, (-1, 1): 77904, (0, 0): 46080}
+    # listed as the text lists them, the best for the first player first: a win, a draw, a loss
+    assert [o["returns"] for o in tictactoe["outcomes"]] == [[1, -1], [0, 0], [-1, 1]]
 
 
 def test_tictactoe_paths_per_depth_start_with_9_then_72_first_moves(tictactoe):
