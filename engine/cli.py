@@ -20,8 +20,8 @@ from .diagnostics import (Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, U
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_from, add_parsers, check_depth, check_heuristic, print_view, started_json
 from .cli_sweep import sweep
-from .lint import (dead_ends, endless, joined, lets_in_loops, partial_tables, reversed_ranges, stale_labels,
-                   unapplied, unchecked_ranges, unread_fields, unread_lets, unreached, unused)
+from .lint import (dead_ends, endless, hidden_fields, joined, lets_in_loops, partial_tables, reversed_ranges,
+                   stale_labels, unapplied, unchecked_ranges, unread_fields, unread_lets, unreached, unused)
 from .plots import check_plot_target, score_histogram
 from .game import fraction_text
 from .scored import reads_scored
@@ -161,7 +161,8 @@ def cmd_validate(args) -> int:
             refused = True
             continue
         ck = game.checker
-        problems = (unused(ck) + unread_lets(ck) + lets_in_loops(ck) + unread_fields(ck) + stale_labels(ck)
+        problems = (unused(ck) + unread_lets(ck) + lets_in_loops(ck) + hidden_fields(ck) + unread_fields(ck)
+                    + stale_labels(ck)
                     + partial_tables(ck)
                     + reversed_ranges(ck) + unchecked_ranges(ck)
                     + _simulate(game, args.playouts, args.steps, settings))

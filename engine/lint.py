@@ -55,6 +55,19 @@ def unread_lets(ck: Checker) -> list:
     return out
 
 
+def hidden_fields(ck: Checker) -> list:
+    """A warning for each local name (bound by `let`, `var`, `choose`, `for`, `draw`, a
+    parameter or a comprehension) named as a state field: where it is visible the field cannot be
+    read, and `=` or `+=` on the name changes the local, not the field."""
+    fields = {f.name for f in ck.fields}
+    hiding = sorted({(sym.span, sym.name, isinstance(sym.decl, m.Var)) for sym in ck.syms.values()
+                     if sym.kind == "local" and sym.name in fields}, key=lambda x: (x[0].line, x[0].col))
+    return [Diagnostic("hides-field", f"'{name}' here is a new name that hides the state field '{name}' to the end "
+                       "of its block", span, "the field cannot be read there" +
+                       (f", and `{name} = ...` changes the `var`, not the field" if var else "") +
+                       "; give this one another name", severity="warning") for span, name, var in hiding]
+
+
 def lets_in_loops(ck: Checker) -> list:
     """A warning for each `let` inside a `for` that names anew a value the loop took from outside
     it and reads it (`let pos = pos + 1`): each pass makes its own, from the value before the

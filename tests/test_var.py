@@ -135,3 +135,16 @@ def test_a_var_only_changed_and_never_read_is_a_warning(tmp_path, engine_cli):
     # a is changed but never read; b is read; _c is meant so
     assert r.stderr.count("warning[") == 1, r.stderr
     assert f"{path}:2:17: warning[unused]: 'a' is never read after this `var`" in r.stderr
+
+
+def test_a_local_named_as_a_state_field_is_a_warning(tmp_path, engine_cli):
+    path = tmp_path / "h.rules"
+    path.write_text("state { x: int = 0  n: int = 0 }\naction go { var x = 5  x += 1  n = x }\n"
+                    "turn { go }\nterminal n > 0\nscore n + x\n")
+    r = engine_cli("validate", path)
+    assert r.returncode == 0
+    assert f"{path}:2:17: warning[hides-field]: 'x' here is a new name that hides the state field 'x' to the end " \
+           "of its block" in r.stderr
+    assert "hint: the field cannot be read there, and `x = ...` changes the `var`, not the field; give this one " \
+           "another name" in r.stderr
+    assert r.stderr.count("warning[") == 1, r.stderr
