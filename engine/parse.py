@@ -315,6 +315,15 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got == "." and (field := re.search(r"(?:^|[{}\s])(\w+)\s*$", line_before)) and \
             (method := re.match(r"\.\s*(\w+)\s*\(", text[at:])):
         return _method_hint(field.group(1), method.group(1))
+    if got == "." and (record := re.search(r"(?:^|[{}\s])(\w+)\s*$", line_before)) and \
+            re.match(r"\.\s*\w+\s*(?:[-+]?=)(?!=)", text[at:]):
+        return f"a record's field cannot be assigned: store a new record whole, `{record.group(1)} = " \
+               "RECORD(...)` with the fields it keeps and the one that changes"
+    if got == "[" and (outer := re.search(r"(?:^|[{}\s])(\w+)\s*\[([^\[\]]*)\]\s*$", line_before)) and \
+            (inner := re.match(r"\[([^\[\]]*)\]\s*(?:[-+]?=)(?!=)", text[at:])):
+        whole, j = f"{outer.group(1)}[{outer.group(2).strip()}]", inner.group(1).strip()
+        return f"only one index can be assigned: store the inner list or map whole, as for a list `{whole} = " \
+               f"[if j == {j} then NEW else {whole}[j] for j in 0..len({whole}) - 1]`"
     if got == "else" and words == {"'or'"}:
         return _EITHER_ELSE
     if got != "{" and (word := re.search(r"(?:^|[{}\s])(optional|either)\s*$", line_before)):

@@ -896,6 +896,10 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
      "there is no `while`: `for x in xs { ... }` runs a block for each value, `for i in 1..n` n times, and "
      "`for i in 1..n where COND { ... }` on each of the n passes where COND holds (a `while COND` where nothing "
      "makes COND true again; a `var` carries what the passes change)"),
+    ("moves‸.last = 1", "a record's field cannot be assigned: store a new record whole, `moves = RECORD(...)` "
+                       "with the fields it keeps and the one that changes"),
+    ("moves[0]‸[1] = 2", "only one index can be assigned: store the inner list or map whole, as for a list "
+                        "`moves[0] = [if j == 1 then NEW else moves[0][j] for j in 0..len(moves[0]) - 1]`"),
     ("require moves ‸≤ 8  moves += 1", "write `<=`"),
     ("require moves <‸> 8  moves += 1", "write `!=`"),
     ("moves += done ‸? 1 : 2", "write `if COND then A else B`"),
