@@ -14,6 +14,7 @@ and message (evaluation is pure, so doing it again is safe).
 """
 from __future__ import annotations
 
+import re
 from collections import ChainMap
 from itertools import chain
 from typing import Optional
@@ -23,7 +24,7 @@ import attrs
 from . import model as m
 from . import runtime as rt
 from . import types as T
-from .check import state_slots
+from .check import nodes_in, state_slots
 
 STATE_KINDS = ("field", "local", "current")
 SIMPLE_CALLS = {"len": "len", "count": "len", "sum": "sum", "any": "any", "all": "all", "abs": "abs",
@@ -77,6 +78,22 @@ def env_before(env: list, before: int, n: int) -> list:
     return then
 
 
+INLINE_NODES = 24
+"""The most nodes of a def's body written in place of its calls."""
+
+_SIMPLE_TEXT = re.compile(r"env\[\d+\]|_c\d+|-?\d+|True|False")
+"""Texts that cost no more to read twice than a name does."""
+
+
+def _size(node) -> int:
+    """The nodes of an expression."""
+    if isinstance(node, tuple):
+        return sum(_size(x) for x in node)
+    if attrs.has(type(node)) and not isinstance(node, m.Span):
+        return 1 + sum(_size(getattr(node, f.name)) for f in attrs.fields(type(node)))
+    return 0
+
+
 def _loops(node) -> bool:
     """Whether an expression holds a comprehension."""
     if isinstance(node, (m.CallComp, m.ListComp, m.SetComp, m.MapComp)):
@@ -91,6 +108,8 @@ def _loops(node) -> bool:
 class PySource:
     """Mixin for the Compiler: `expr(e)` as generated Python, falling back to `closure(e)`."""
 
+    generate_python = True  # False: every expression and statement runs as its closure (to compare the two)
+
     def init_source(self, in_order):
         self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value,
                    "_field_of": rt.field_of, "_players": self.players, "_env_before": env_before,
@@ -102,6 +121,9 @@ class PySource:
         self._def_memos: list = []  # the namespace names of the defs' memo tables
         self._def_memos_on = True
         self._context = None  # the (def name, argument types) whose checked body is being compiled
+        self._inlined: dict = {}  # slot of a def parameter -> the text of its argument, in a def's body written inline
+        self._in_iterable = False  # writing the collection a comprehension goes over
+        self._closures_used = 0  # nodes written as calls of their closures, so far
         self._base = (self.ck.syms, self.ck.types)
 
     def under(self, context, build):
@@ -143,7 +165,7 @@ class PySource:
         key = (id(e), self._context)
         hit = self._generated.get(key)
         if hit is None or hit[0] is not e:  # ids are reused once a node is gone (command-line predicates)
-            hit = self._generated[key] = (e, self._function(e))
+            hit = self._generated[key] = (e, self._function(e) if self.generate_python else self.closure(e))
         return hit[1]
 
     def closure(self, e):
@@ -226,11 +248,14 @@ class PySource:
         gen = getattr(self, "p_" + type(e).__name__, None)
         text = gen(e) if gen is not None else None
         if text is None:
+            self._closures_used += 1
             text = f"{self._name(self.lazy_closure(e))}(env)"
         return text
 
     def p_Name(self, e: m.Name):
         sym = self.ck.syms[id(e)]
+        if sym.kind == "local" and sym.slot in self._inlined:
+            return self._inlined[sym.slot]
         if sym.kind in ("field", "local"):
             return f"env[{sym.slot}]"
         if sym.kind == "current":
@@ -286,7 +311,11 @@ class PySource:
         sym = self.ck.syms[id(e.func)]
         args = [self.src(a.value) for a in e.args]
         if sym.kind == "def":
-            name = self._def_function(sym.decl, self.def_context(sym.decl, [a.value for a in e.args]))
+            context = self.def_context(sym.decl, [a.value for a in e.args])
+            inline = self._inline(sym.decl, context, args)
+            if inline is not None:
+                return inline
+            name = self._def_function(sym.decl, context)
             return f"{name}(env{''.join(', ' + a for a in args)})"
         if sym.kind == "record":  # its fields in their declared order, named or not (as record_call)
             names = [f for f, _ in self.ck.records[sym.name]]
@@ -316,6 +345,36 @@ class PySource:
         if name == "old":  # the argument read with the state before the step in place of this one
             return f"(lambda env: {args[0]})(_env_before(env, {self.ck.before_slot}, {self.nfields + 2}))"
         return None
+
+    def _inline(self, d: m.DefDecl, context, args: list) -> Optional[str]:
+        """The body of def d written in place of a call with the argument texts args, where the def
+        is small and forgets its values (no comprehension); else None. The arguments are worked out
+        first, in order, as for a call: each but a slot or a constant into a name of its own. Not
+        where a part of the body runs as its closure, which reads the parameters from their slots,
+        nor where it reads old(...), which reads them as they are now."""
+        if _loops(d.body) or _size(d.body) > INLINE_NODES or len(self._inlined) > 3 * INLINE_NODES or \
+                any(c.func.name == "old" for c in nodes_in(d.body, m.Call)):
+            return None
+        bound, texts = [], []
+        for a in args:
+            if _SIMPLE_TEXT.fullmatch(a):
+                texts.append(a)
+                continue
+            name = f"_a{len(self.ns)}"
+            self.ns[name] = None  # the name is this call's own
+            bound.append(f"({name} := {a})")
+            texts.append(name)
+        if bound and self._in_iterable:
+            return None
+        kept, closures = self._inlined, self._closures_used
+        self._inlined = {**kept, **dict(zip([self.param_symbol(p).slot for p in d.params], texts))}
+        try:
+            body = self.under(context, lambda: self.src(d.body))
+        finally:
+            self._inlined = kept
+        if self._closures_used > closures:
+            return None
+        return f"({', '.join(bound)}, {body})[-1]" if bound else f"({body})"
 
     def _def_function(self, d: m.DefDecl, context=None) -> str:
         """The namespace name of def d as a generated function (env, *args), its body compiled in
@@ -354,7 +413,12 @@ class PySource:
                         env[s] = v
                     return body(env)
             return fn
-        self.ns[name] = self.under(context, build)
+        kept = self._inlined, self._in_iterable  # a function of its own: the caller's names are not its own
+        self._inlined, self._in_iterable = {}, False
+        try:
+            self.ns[name] = self.under(context, build)
+        finally:
+            self._inlined, self._in_iterable = kept
         return name
 
     def remember_defs(self, on: bool) -> None:
@@ -375,7 +439,11 @@ class PySource:
         """` for TARGETS in ITER if COND` of a comprehension."""
         slots = [self.ck.syms[id(t)].slot for t in c.targets]
         target = f"env[{slots[0]}]" if len(slots) == 1 else "(" + "".join(f"env[{s}], " for s in slots) + ")"
-        it = self.src(c.iter)
+        kept, self._in_iterable = self._in_iterable, True  # where Python takes no `:=`
+        try:
+            it = self.src(c.iter)
+        finally:
+            self._in_iterable = kept
         t = self.type_of(c.iter)
         if t == T.ANY or t[0] in ("set", "map"):
             it = f"_in_order({it})"
@@ -391,6 +459,15 @@ class PySource:
         if name not in COMP_WRAP:
             return None
         return COMP_WRAP[name].format(f"[{self.src(c.expr)}{self._for(c)}]")
+
+    def p_First(self, e: m.First):
+        """`first(x for x in xs where c) else d`: the first value, or d (evaluated only then)."""
+        if self._in_iterable:
+            return None
+        miss, v = self._name(_MISS), f"_v{len(self.ns)}"
+        self.ns[v] = None  # the name is this expression's own: nested firsts do not share it
+        return (f"({v} if ({v} := next(({self.src(e.comp.expr)}{self._for(e.comp)}), {miss})) is not {miss} "
+                f"else {self.src(e.default)})")
 
     def p_ListComp(self, e):
         return f"tuple([{self.src(e.comp.expr)}{self._for(e.comp)}])"

@@ -25,12 +25,10 @@ INDENT = "    "
 class StmtSource:
     """Mixin for the Compiler: `fused(stmts, compiled)`, runs of simple statements generated."""
 
-    generate_runs = True  # False: every statement runs as its closure (to compare the two)
-
     def fused(self, stmts: list, compiled: list) -> list:
         """compiled (the (kind, function) of each of stmts) with each run of simple statements
         that holds one this module writes replaced by one generated step."""
-        if not self.generate_runs:
+        if not self.generate_python:
             return compiled
         out, run = [], []
 

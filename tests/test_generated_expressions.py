@@ -6,12 +6,15 @@ import pytest
 
 from conftest import first_diagnostic
 from engine import RuleErrors
+from engine.diagnostics import RuleRuntimeError
 from engine.load import command_line_predicates, load_game
 
 GAME = """
     const table: map<int, int> = {0: 1, 1: 2}
     def look(k) = table[k]
     def minus(a, b) = a - b
+    def pick(a, b) = if a > 0 then a else b
+    def span(a) = [a, a + 1]
     record Edge { r: int, c: int }
     state { x: 0..9 = 3  s: set<int> = {4, 1, 7} }
     action go { x += 1 }
@@ -50,6 +53,15 @@ CASES = [
     # records built inside generated code: named fields in any order, positional, one per item of s
     ("Edge(c: x, r: 1) == Edge(1, 3) and Edge(c: x, r: 1).c == 3", True),
     ("[e.r + e.c for e in [Edge(v, x) for v in s]] == [4, 7, 10] and Edge(1, 3) in {Edge(1, x)}", True),
+    # first: s in order 1, 4, 7; the first above x = 3 is 4; none above 9, so the default, table[1] = 2;
+    # a default not needed is not worked out (table[5] has no entry)
+    ("(first(v for v in s where v > x) else 0) == 4", True),
+    ("(first(v for v in s where v > 9) else table[1]) == 2", True),
+    ("(first(v for v in s where v > 0) else table[5]) == 1", True),
+    # small defs written in place of their calls: arguments worked out once each, in a
+    # comprehension's collection too. minus(6, minus(3, 1)) = 6 - 2 = 4; span(3 + 1) = [4, 5]
+    ("minus(x * 2, minus(x, 1)) == 4", True),
+    ("[v * 2 for v in span(x + 1)] == [8, 10] and sum(w for v in span(x) for w in span(v)) == 3 + 4 + 4 + 5", True),
 ]
 
 
@@ -57,6 +69,14 @@ CASES = [
 def test_an_expression_has_the_value_worked_out_by_hand(game, text, expected):
     [(_, fn)] = command_line_predicates(game, [text])
     assert fn(game.initial_state()) is expected
+
+
+def test_an_argument_a_def_does_not_read_is_still_worked_out_as_for_any_call(game):
+    # pick(1, table[5]) gives 1 without reading b, but a call works out its arguments first:
+    # table has no entry 5, whether pick is called or written in place of the call
+    [(_, fn)] = command_line_predicates(game, ["pick(1, table[5]) == 1"])
+    with pytest.raises(RuleRuntimeError, match="no entry 5"):
+        fn(game.initial_state())
 
 
 def test_union_of_something_other_than_sets_is_a_type_mismatch_at_the_items(tmp_path):
