@@ -44,6 +44,15 @@ def _fail(span, msg, hint=None):
     raise RuleRuntimeError(span, msg, hint)
 
 
+def _called(err: RuleRuntimeError, name: str, values: list, span) -> None:
+    """Add to a rule error raised inside a call with arguments which call it was, and where:
+    `; in look(2), called at line 4, column 21` (the innermost first)."""
+    args = ", ".join(clip(rt.format_value(v), 40) for v in values)
+    where = f"line {span.line}, column {span.col}" if span.file == err.span.file else str(span)
+    err.message += f"; in {name}({args}), called at {where}"
+    err.args = (f"{err.span}: error[runtime]: {err.message}",)
+
+
 def _few_enough(span, name: str, items, k: int = 0):
     """The items, if the built-in `name` makes at most rt.SELECTIONS_MOST selections of them."""
     n = rt.selections(name, items, k)
@@ -277,7 +286,7 @@ class Compiler(PySource, StmtSource):
             return self.record_call(e, sym)
         args = [self.expr(a.value) for a in e.args]
         if sym.kind == "def":
-            return self.def_call(sym, args, self.def_context(sym.decl, [a.value for a in e.args]))
+            return self.def_call(sym, args, self.def_context(sym.decl, [a.value for a in e.args]), e.span)
         return self.builtin(e, sym.name, args)
 
     def record_call(self, e, sym):
@@ -289,8 +298,8 @@ class Compiler(PySource, StmtSource):
             fns[pos] = self.expr(a.value)
         return lambda env: cls([f(env) for f in fns])
 
-    def def_call(self, sym, args, context):
-        """A call of a def, its body compiled in `context` (see def_context)."""
+    def def_call(self, sym, args, context, span):
+        """A call of a def at span, its body compiled in `context` (see def_context)."""
         d = sym.decl
         slots = [self.param_symbol(p).slot for p in d.params]
         key = (d.name.name, context)
@@ -301,12 +310,18 @@ class Compiler(PySource, StmtSource):
             cell.append(self.under(context, lambda: self.expr(d.body)))
             body = self.defs[key]
         pairs = list(zip(slots, args))
+        if not pairs:
+            return body
 
         def call(env):
             vals = [a(env) for _, a in pairs]
             for (s, _), v in zip(pairs, vals):
                 env[s] = v
-            return body(env)
+            try:
+                return body(env)
+            except RuleRuntimeError as err:
+                _called(err, d.name.name, vals, span)
+                raise
         return call
 
     def builtin(self, e, name, args):
@@ -949,10 +964,11 @@ class Compiler(PySource, StmtSource):
         name = d.name.name
         L, C = self.LABELS, self.CALLED
 
-        def bind(env):
+        def bind(env) -> list:
             vals = [a(env) for a in args]
             for i, v in zip(slots, vals):
                 env[i] = v
+            return vals
 
         def add_label(env, at):
             """The label goes before those of the actions called in the body (at: their start)."""
@@ -967,23 +983,41 @@ class Compiler(PySource, StmtSource):
             step = body[1]
 
             def call(env):
-                bind(env)
+                vals = bind(env)
                 at = len(env[L])
-                if not step(env):
-                    return False
-                add_label(env, at)
+                try:
+                    if not step(env):
+                        return False
+                    add_label(env, at)
+                except RuleRuntimeError as err:
+                    if vals:
+                        _called(err, name, vals, s.span)
+                    raise
                 return True
             return SIMPLE, call
         fork = body[1]
 
         def call_fork(env, k):
-            bind(env)
+            vals = bind(env)
             at = len(env[L])
+            if not vals:
+                fork(env, lambda e: (add_label(e, at), k(e)))
+                return
+            this = object()  # this call, told apart from the others an error passes through
 
             def done(e):
                 add_label(e, at)
-                k(e)
-            fork(env, done)
+                try:
+                    k(e)
+                except RuleRuntimeError as err:  # after the action, in what follows it: no part of this call
+                    err.__dict__.setdefault("after", set()).add(this)
+                    raise
+            try:
+                fork(env, done)
+            except RuleRuntimeError as err:
+                if this not in err.__dict__.get("after", ()):
+                    _called(err, name, vals, s.span)
+                raise
         return FORK, call_fork
 
     def action_body(self, d: m.ActionDecl):

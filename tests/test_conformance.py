@@ -249,6 +249,27 @@ def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, chang
     assert stderr.endswith(f"{f}: 1 error\n"), stderr
 
 
+@pytest.mark.parametrize("turn, action, message", [
+    # x = 2 on the third move: look(2) has no entry, called by put(2), called by the turn
+    ("put(x)  x += 1", 'action put(i) "put {i}" { xs[i] = look(x) }',
+     "2:15: error[runtime]: no entry 2 in {0: 1, 1: 2}; in look(2), called at line 4, column 35; in put(2), "
+     "called at line 5, column 8 (in a random playout)"),
+    # pick(2) chooses v = 2 and writes xs[4] inside the action
+    ("pick(2)", 'action pick(i) "pick {i}" { choose v in 1..2  xs[v * i] = 1  x += 1 }',
+     "4:47: error[runtime]: index 4 is outside the list of 3; in pick(2), called at line 5, column 8 (in a "
+     "random playout)"),
+    # after pick(2), in the turn: x = 4 is no index of xs, and the failure is no part of the call
+    ("pick(2)  xs[x] = 1", 'action pick(i) "pick {i}" { choose v in 1..2  x += v * i }',
+     "5:17: error[runtime]: index 4 is outside the list of 3 (in a random playout)"),
+])
+def test_a_failure_inside_a_call_with_arguments_names_the_call(tmp_path, turn, action, message):
+    f = tmp_path / "calls.rules"
+    stderr = errors_of(f, "const table: map<int, int> = {0: 1, 1: 2}\ndef look(k) = table[k]\n"
+                          f"state {{ x: 0..9 = 0  xs: list<int> = [0, 0, 0] }}\n{action}\nturn {{ {turn} }}\n"
+                          "terminal x >= 4\nscore x + sum(xs)\n")
+    assert f"{f}:{message}" in stderr, stderr
+
+
 def test_a_long_list_read_outside_its_indexes_is_shown_cut_to_its_start(tmp_path):
     f = tmp_path / "entries.rules"
     stderr = errors_of(f, INDEX_UPDATES.replace("action go {", "const long = [x for x in 1..50]\naction go { n += long[99]"))
