@@ -44,6 +44,16 @@ def _fail(span, msg, hint=None):
     raise RuleRuntimeError(span, msg, hint)
 
 
+def _on_pass(err: RuleRuntimeError, names: list, value, span) -> None:
+    """Add to a rule error raised inside a `for` (at span) which pass it was: `; on the pass of the
+    `for` at line 5 where k = 3`."""
+    values = [value] if len(names) == 1 else list(value)
+    bound = ", ".join(f"{n} = {clip(rt.format_value(v), 40)}" for n, v in zip(names, values))
+    where = f"line {span.line}" if span.file == err.span.file else str(span)
+    err.message += f"; on the pass of the `for` at {where} where {bound}"
+    err.args = (f"{err.span}: error[runtime]: {err.message}",)
+
+
 def _called(err: RuleRuntimeError, name: str, values: list, span) -> None:
     """Add to a rule error raised inside a call with arguments which call it was, and where:
     `; in look(2), called at line 4, column 21` (the innermost first)."""
@@ -862,6 +872,8 @@ class Compiler(PySource, StmtSource):
         body = self.block(s.body, inline=True) if s.cond is None else \
             self.s_IfStmt(m.IfStmt(s.cond, s.body, None, s.cond.span))
 
+        names = [t.name for t in s.targets]
+
         def bind(env, v):
             if len(slots) == 1:
                 env[slots[0]] = v
@@ -875,21 +887,37 @@ class Compiler(PySource, StmtSource):
             def loop(env):
                 for v in it(env):
                     bind(env, v)
-                    if not step(env):
-                        return False
+                    try:
+                        if not step(env):
+                            return False
+                    except RuleRuntimeError as err:
+                        _on_pass(err, names, v, s.span)
+                        raise
                 return True
             return SIMPLE, loop
         fork = body[1]
 
         def loop_fork(env, k):
             items = tuple(it(env))
+            this = object()  # this run of the loop: an error is told of its pass once, not after the loop
 
             def go(e, n, go):  # go passed in, not closed over: a function in its own closure is a
                 if n == len(items):  # cycle, and it held the turn's listed moves until the collector ran
-                    k(e)
+                    try:
+                        k(e)
+                    except RuleRuntimeError as err:
+                        err.__dict__.setdefault("after", set()).add(this)
+                        raise
                     return
                 bind(e, items[n])
-                fork(e, lambda e2: go(e2, n + 1, go))
+                try:
+                    fork(e, lambda e2: go(e2, n + 1, go))
+                except RuleRuntimeError as err:
+                    after = err.__dict__.setdefault("after", set())
+                    if this not in after:
+                        after.add(this)
+                        _on_pass(err, names, items[n], s.span)
+                    raise
             go(env, 0, go)
         return FORK, loop_fork
 

@@ -270,6 +270,26 @@ def test_a_failure_inside_a_call_with_arguments_names_the_call(tmp_path, turn, a
     assert f"{f}:{message}" in stderr, stderr
 
 
+@pytest.mark.parametrize("body, message", [
+    # (a simple loop's pass: tests/test_generated_statements.py)
+    # a pass that chooses: on the second move (x = 1), k = 1 and d = 2 give xs[3]
+    ("for k in 0..1 { choose d in 1..2  xs[k * d + x] = 1 }  x += 1",
+     "2:56: error[runtime]: index 3 is outside the list of 3; on the pass of the `for` at line 2 where k = 1"),
+    # after such a loop: the failure is no part of any pass
+    ("for k in 0..1 { choose d in 1..2  x += 0 }  xs[x + 3] = 1  x += 1",
+     "2:66: error[runtime]: index 3 is outside the list of 3 (in a random playout)"),
+    # two names: the pair that fails, (2, 9)
+    ("x += 1  for a, b in [(0, 1), (2, 9)] { xs[a] = xs[b] }",
+     "2:69: error[runtime]: index 9 is outside the list of 3, [0, 0, 0]; on the pass of the `for` at line 2 "
+     "where a = 2, b = 9"),
+])
+def test_a_failure_inside_a_for_names_its_pass(tmp_path, body, message):
+    f = tmp_path / "passes.rules"
+    stderr = errors_of(f, f"state {{ x: 0..5 = 0  xs: list<int> = [0, 0, 0] }}\naction fill \"fill\" {{ {body} }}\n"
+                          "turn { fill }\nterminal x == 5\nscore x + sum(xs)\n")
+    assert f"{f}:{message}" in stderr, stderr
+
+
 def test_a_long_list_read_outside_its_indexes_is_shown_cut_to_its_start(tmp_path):
     f = tmp_path / "entries.rules"
     stderr = errors_of(f, INDEX_UPDATES.replace("action go {", "const long = [x for x in 1..50]\naction go { n += long[99]"))
