@@ -1056,6 +1056,14 @@ class Checker(ExpressionChecks):
         for b in s.branches:
             self.block(b)
 
+    def stmt_TryStmt(self, s: m.TryStmt):
+        self.misplaced_in_chance("`try`", s.span)
+        self.block(s.body)
+        if isinstance(s.orelse, m.Block):
+            self.block(s.orelse)
+        else:
+            self.stmt_TryStmt(s.orelse)
+
     def stmt_CallStmt(self, s: m.CallStmt):
         self.misplaced_in_chance("an action call", s.span)
         sym = self.lookup(s.func.name)

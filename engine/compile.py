@@ -982,6 +982,22 @@ class Compiler(PySource, StmtSource):
                     return
         return FORK, either
 
+    def s_TryStmt(self, s: m.TryStmt):
+        """The ways through the first block; where it has none, those through the other."""
+        body = as_fork(self.block(s.body))
+        orelse = as_fork(self.block(s.orelse)) if isinstance(s.orelse, m.Block) else self.s_TryStmt(s.orelse)[1]
+
+        def attempt(env, k):
+            through = [False]
+
+            def counted(e):
+                through[0] = True
+                k(e)
+            body(env.copy(), counted)
+            if not through[0]:
+                orelse(env, k)
+        return FORK, attempt
+
     def s_CallStmt(self, s: m.CallStmt):
         sym = self.ck.syms[id(s.func)]
         d: m.ActionDecl = sym.decl

@@ -362,6 +362,14 @@ class EitherStmt:
 
 
 @node
+class TryStmt:
+    """`try { A } else { B }`: the ways through A, or where A has none, those through B."""
+    body: Block
+    orelse: object  # a Block, or the TryStmt of `else try`
+    span: Span
+
+
+@node
 class PassTo:
     player: Expr
     span: Span

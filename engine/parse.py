@@ -148,8 +148,8 @@ def _field_without_value(text: str, at: int) -> Optional[tuple]:
     return field.group(1), " ".join(field.group(2).split()), field.start(3)
 
 
-STATEMENT_WORDS = ("let", "var", "choose", "require", "if", "for", "optional", "either", "replace", "draw", "merge",
-                   "pass")
+STATEMENT_WORDS = ("let", "var", "choose", "require", "if", "for", "optional", "either", "try", "replace", "draw",
+                   "merge", "pass")
 """The keywords a statement begins with: misspelt, one reads as a name (the call of an action)."""
 
 
@@ -725,6 +725,10 @@ class _ToModel(Transformer):
     @v_args(meta=True)
     def either_stmt(self, meta, items):
         return m.EitherStmt(tuple(items), self._span(meta))
+
+    @v_args(meta=True)
+    def try_stmt(self, meta, items):
+        return m.TryStmt(items[0], items[1], self._span(meta))
 
     @v_args(meta=True)
     def pass_to(self, meta, items):
