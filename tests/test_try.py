@@ -61,6 +61,7 @@ def test_else_try_tries_a_third_block(tmp_path):
 
 def test_try_inside_a_chance_block_is_misplaced(tmp_path):
     d, shown = first_diagnostic(tmp_path / "c.rules", "state { n: 0..9 = 0  rolled: bool = no }\n"
-                                "chance when not rolled { try { draw d in 1..6  n = d } else { n = 0 }  rolled = yes }\n"
+                                "chance when not rolled { try { draw d in 1..6  n = d } else { n = 0 }  rolled = yes "
+                                "}\n"
                                 "turn { n += 1 }\nterminal n == 9\nscore n\n")
     assert (d.code, d.message, d.span.line, d.span.col) == ("misplaced", "`try` inside a chance block", 2, 26), shown
