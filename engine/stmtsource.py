@@ -1,6 +1,6 @@
 """Runs of simple statements as generated Python: one function per run, not a tree of closures.
 
-A run of simple steps (assignments, `let`, `require`, `if` and `for` whose bodies are simple)
+A run of simple steps (assignments, `let`, `var`, `require`, `if` and `for` whose bodies are simple)
 costs one Python call per statement, per loop round and per expression as closures. Here the
 run becomes one function whose body is the statements as Python, their expressions written
 by pysource.py: `hand -= 1` is `env[4] = (env[4] - 1)`. A statement this module does not
