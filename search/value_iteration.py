@@ -156,11 +156,19 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
     order = [(i, kinds[i][0] == _CHANCE, kinds[i][1], links[i]) for i in range(len(kinds) - 1, -1, -1)
              if kinds[i][0] != _END]
     players = range(n)
+    two = n == 2  # the same sums, written out for two players (the most common, and the loops cost)
     while sweeps < max_sweeps:
         sweeps += 1
         change = 0.0
         for i, chance, who, link in order:
-            if chance:  # `who`: the expected reward of the step, or None
+            if chance and two:
+                a, b = (0.0, 0.0) if who is None else who
+                for j, p in link:
+                    x = values[j]
+                    a += p * x[0]
+                    b += p * x[1]
+                v = (a, b)
+            elif chance:  # `who`: the expected reward of the step, or None
                 acc = [0.0] * n if who is None else list(who)
                 for j, p in link:
                     x = values[j]
@@ -169,7 +177,8 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
                 v = tuple(acc)
             else:
                 c = policy[i]
-                v = _via(values, *link[c])
+                j, r = link[c]
+                v = values[j] if r is None else plus(values[j], r)
                 if improve:
                     best = v[who] + tolerance
                     for k, (j, r) in enumerate(link):
@@ -178,10 +187,17 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
                             best = v[who] + tolerance
                     policy[i] = c
             was = values[i]
-            for q in players:
-                d = v[q] - was[q]
-                if d > change or -d > change:
-                    change = abs(d)
+            if two:
+                d, e = abs(v[0] - was[0]), abs(v[1] - was[1])
+                if d > change:
+                    change = d
+                if e > change:
+                    change = e
+            else:
+                for q in players:
+                    d = v[q] - was[q]
+                    if d > change or -d > change:
+                        change = abs(d)
             values[i] = v
         if swept is not None:
             swept(done + sweeps, change)

@@ -162,6 +162,31 @@ def test_a_game_that_comes_back_to_a_state_is_solved_by_value_iteration(tmp_path
     assert r.returncode == 0 and "solved by value iteration" in r.stdout and "best score: 2\n" in r.stdout
 
 
+COIN_RACE = """players A, B
+state { winner: int = 0  rolling: bool = no }
+action roll "roll" { rolling = yes  pass to current }
+action wait "wait" { }
+chance when rolling {
+    draw heads in [yes, no]
+    if heads { winner = if current == A then 1 else 2 } else { pass to if current == A then B else A }
+    rolling = no
+}
+turn { either { roll } or { wait } }
+terminal winner > 0
+score for p: if winner == 0 then 0 else if (winner == 1) == (p == A) then 1 else -1
+"""
+
+
+def test_value_iteration_values_a_two_player_race_with_chance_as_worked_out_by_hand(tmp_path):
+    # whoever rolls wins on heads, else the other rolls: p = 1/2 + (1 - p) / 2, so the first
+    # roller wins 2/3 of the games, a value of 2/3 - 1/3 = 1/3 (waiting for ever is worth 0)
+    path = tmp_path / "race.rules"
+    path.write_text(COIN_RACE)
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert (out["method"], out["value"]) == ("value iteration", [0.333333333, -0.333333333])
+    assert [m["move"] for m in out["first_moves"]] == ["roll", "wait"]
+
+
 COUNT_TO_FIVE = """state { n: 0..5 = 0 }
 action add "add {k}" { choose k in 1..2  n += k }
 turn { add }
