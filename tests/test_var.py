@@ -126,25 +126,28 @@ def test_a_var_used_wrongly_is_a_rule_error(tmp_path, body, code, message):
         assert d.hint is None, errors
 
 
-def test_a_var_only_changed_and_never_read_is_a_warning(tmp_path, engine_cli):
-    path = tmp_path / "u.rules"
-    path.write_text("state { x: int = 0 }\naction go { var a = 1  a += 2  var b = 3  x = b  var _c = 0 }\n"
-                    "turn { go }\nterminal x > 0\nscore x\n")
+def warnings_of(tmp_path, engine_cli, fields: str, action: str, score: str) -> str:
+    """validate's stderr for a game of these fields and one action, over when the score is above 0;
+    it must pass."""
+    path = tmp_path / "w.rules"
+    path.write_text(f"state {{ {fields} }}\naction go {{ {action} }}\nturn {{ go }}\nterminal {score} > 0\n"
+                    f"score {score}\n")
     r = engine_cli("validate", path)
-    assert r.returncode == 0
+    assert r.returncode == 0, r.stderr
+    return r.stderr.replace(str(path), "w.rules")
+
+
+def test_a_var_only_changed_and_never_read_is_a_warning(tmp_path, engine_cli):
+    stderr = warnings_of(tmp_path, engine_cli, "x: int = 0", "var a = 1  a += 2  var b = 3  x = b  var _c = 0", "x")
     # a is changed but never read; b is read; _c is meant so
-    assert r.stderr.count("warning[") == 1, r.stderr
-    assert f"{path}:2:17: warning[unused]: 'a' is never read after this `var`" in r.stderr
+    assert stderr.count("warning[") == 1, stderr
+    assert "w.rules:2:17: warning[unused]: 'a' is never read after this `var`" in stderr
 
 
 def test_a_local_named_as_a_state_field_is_a_warning(tmp_path, engine_cli):
-    path = tmp_path / "h.rules"
-    path.write_text("state { x: int = 0  n: int = 0 }\naction go { var x = 5  x += 1  n = x }\n"
-                    "turn { go }\nterminal n > 0\nscore n + x\n")
-    r = engine_cli("validate", path)
-    assert r.returncode == 0
-    assert f"{path}:2:17: warning[hides-field]: 'x' here is a new name that hides the state field 'x' to the end " \
-           "of its block" in r.stderr
+    stderr = warnings_of(tmp_path, engine_cli, "x: int = 0  n: int = 0", "var x = 5  x += 1  n = x", "n + x")
+    assert "w.rules:2:17: warning[hides-field]: 'x' here is a new name that hides the state field 'x' to the end " \
+           "of its block" in stderr
     assert "hint: the field cannot be read there, and `x = ...` changes the `var`, not the field; give this one " \
-           "another name" in r.stderr
-    assert r.stderr.count("warning[") == 1, r.stderr
+           "another name" in stderr
+    assert stderr.count("warning[") == 1, stderr
