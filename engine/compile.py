@@ -44,14 +44,19 @@ def _fail(span, msg, hint=None):
     raise RuleRuntimeError(span, msg, hint)
 
 
+def _add_to(err: RuleRuntimeError, text: str) -> None:
+    """Add text to the message of a rule error (and to what str() of it says)."""
+    err.message += text
+    err.args = (f"{err.span}: error[runtime]: {err.message}",)
+
+
 def _on_pass(err: RuleRuntimeError, names: list, value, span) -> None:
-    """Add to a rule error raised inside a `for` (at span) which pass it was: `; on the pass of the
-    `for` at line 5 where k = 3`."""
+    """Add to a rule error raised inside a `for` (at span) which pass it was:
+    `; on the pass of the for at line 5 where k = 3`."""
     values = [value] if len(names) == 1 else list(value)
     bound = ", ".join(f"{n} = {clip(rt.format_value(v), 40)}" for n, v in zip(names, values))
     where = f"line {span.line}" if span.file == err.span.file else str(span)
-    err.message += f"; on the pass of the `for` at {where} where {bound}"
-    err.args = (f"{err.span}: error[runtime]: {err.message}",)
+    _add_to(err, f"; on the pass of the `for` at {where} where {bound}")
 
 
 def _called(err: RuleRuntimeError, name: str, values: list, span) -> None:
@@ -59,8 +64,23 @@ def _called(err: RuleRuntimeError, name: str, values: list, span) -> None:
     `; in look(2), called at line 4, column 21` (the innermost first)."""
     args = ", ".join(clip(rt.format_value(v), 40) for v in values)
     where = f"line {span.line}, column {span.col}" if span.file == err.span.file else str(span)
-    err.message += f"; in {name}({args}), called at {where}"
-    err.args = (f"{err.span}: error[runtime]: {err.message}",)
+    _add_to(err, f"; in {name}({args}), called at {where}")
+
+
+def _past(err: RuleRuntimeError, this: object) -> None:
+    """Mark a rule error raised in the continuation of a fork (`this`, one run of a loop or a call):
+    it happened after it, so it is no part of it."""
+    err.__dict__.setdefault("past", set()).add(this)
+
+
+def _first_from(err: RuleRuntimeError, this: object) -> bool:
+    """Whether a rule error came from inside fork run `this` and was not told of it yet (then
+    marked as told)."""
+    past = err.__dict__.setdefault("past", set())
+    if this in past:
+        return False
+    past.add(this)
+    return True
 
 
 def _few_enough(span, name: str, items, k: int = 0):
@@ -86,14 +106,14 @@ def _dropped(drops: Counter, why: tuple) -> bool:
 _MISSING_KEY = "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"
 _OUTSIDE = "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"
 _OUTSIDE_SET = "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"
+_ABSENT = "test with `x in xs` (and `require` it) before taking x away"
+_EMPTY = "make sure it has an element first: `require len(xs) > 0`, or `if len(xs) > 0 then {0}(xs) else 0`"
 
 
 def _named(hint: str, e) -> str:
     """A hint about a list `xs`, written with the list's own name where e, the list, is a name."""
     name = e.id if isinstance(e, m.Name) else e.name if isinstance(e, m.Ident) else None
     return hint if name is None else hint.replace("xs", name)
-_ABSENT = "test with `x in xs` (and `require` it) before taking x away"
-_EMPTY = "make sure it has an element first: `require len(xs) > 0`, or `if len(xs) > 0 then {0}(xs) else 0`"
 
 
 class Compiler(PySource, StmtSource):
@@ -871,7 +891,6 @@ class Compiler(PySource, StmtSource):
         slots = [self.ck.syms[id(t)].slot for t in s.targets]
         body = self.block(s.body, inline=True) if s.cond is None else \
             self.s_IfStmt(m.IfStmt(s.cond, s.body, None, s.cond.span))
-
         names = [t.name for t in s.targets]
 
         def bind(env, v):
@@ -906,16 +925,14 @@ class Compiler(PySource, StmtSource):
                     try:
                         k(e)
                     except RuleRuntimeError as err:
-                        err.__dict__.setdefault("after", set()).add(this)
+                        _past(err, this)
                         raise
                     return
                 bind(e, items[n])
                 try:
                     fork(e, lambda e2: go(e2, n + 1, go))
                 except RuleRuntimeError as err:
-                    after = err.__dict__.setdefault("after", set())
-                    if this not in after:
-                        after.add(this)
+                    if _first_from(err, this):
                         _on_pass(err, names, items[n], s.span)
                     raise
             go(env, 0, go)
@@ -1054,12 +1071,12 @@ class Compiler(PySource, StmtSource):
                 try:
                     k(e)
                 except RuleRuntimeError as err:  # after the action, in what follows it: no part of this call
-                    err.__dict__.setdefault("after", set()).add(this)
+                    _past(err, this)
                     raise
             try:
                 fork(env, done)
             except RuleRuntimeError as err:
-                if this not in err.__dict__.get("after", ()):
+                if _first_from(err, this):
                     _called(err, name, vals, s.span)
                 raise
         return FORK, call_fork

@@ -30,8 +30,8 @@ def unused(ck: Checker) -> list:
 
 def unread_lets(ck: Checker) -> list:
     """A warning for each name a `let` or a `var` binds that nothing reads (one beginning with `_`
-    is meant so). A `let` inside a block names a new value for that block: `let total = total + x` in a
-    `for` adds nothing to the total after it."""
+    is meant so). A `let` inside a block names a new value for that block: `let total = total + x`
+    in a `for` adds nothing to the total after it."""
     uses = Counter(id(sym) for sym in ck.syms.values() if sym.kind == "local")  # its binding counts once
     carried = {id(ident) for ident, _ in _carried(ck)}  # lets_in_loops tells of these
     out = []
