@@ -940,10 +940,13 @@ class Checker(ExpressionChecks):
         self.updated(sym.type if sym else T.ANY, s.target.name, s.op, s.value, s.target.span)
 
     def updated(self, t, what: str, op: str, value: m.Expr, span: m.Span):
-        """`what op value` (`+=` or `-=`) where what is of type t: an int, or a collection given an
-        element or a collection of its own type."""
+        """`what op value` (`+=`, `-=` or `*=`) where what is of type t: an int, or but for `*=` a
+        collection given an element or a collection of its own type."""
         got = self.expr(value, t[1] if t != T.ANY and t[0] == "map" and op == "-=" else None)  # a key: `{}` too
         if t == T.ANY:
+            return
+        if op == "*=" and t != T.INT:
+            self.error("type-mismatch", f"'*=' multiplies an int, '{what}' is {T.show(t)}", span)
             return
         if t == T.INT:
             ok = T.fits(got, T.INT)

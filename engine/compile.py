@@ -808,10 +808,10 @@ class Compiler(PySource, StmtSource):
         return self.field_setter(s.target, lambda env: fn(env[i], g(env)))
 
     def update_op(self, t, s):
-        """`old, x -> new` for `s.op` (`+=` or `-=`) on a value of type t: ints add and subtract,
-        collections take an element or a whole collection of their own type."""
+        """`old, x -> new` for `s.op` (`+=`, `-=` or `*=`) on a value of type t: ints add, subtract
+        and multiply, collections take an element or a whole collection of their own type."""
         if t == T.INT:
-            return operator.add if s.op == "+=" else operator.sub
+            return {"+=": operator.add, "-=": operator.sub, "*=": operator.mul}[s.op]
         if t[0] == "map" and s.op == "-=":  # `m -= k`: the map without the entry of key k, if it has one
             return rt.FrozenMap.without
         whole = T.fits(self.type_of(s.value), t) and not T.fits(self.type_of(s.value), t[1])

@@ -30,7 +30,7 @@ def parser() -> Lark:
 
 WORDS = {"NAME": "a name", "INT": "a number", "STRING": "a string in double quotes",
          "$END": "the end of the file", "CLAMP": "'clamp'", "REJECT": "'reject'",
-         "ONCE": "'once'", "UPDATE_OP": "'+=' or '-='"}
+         "ONCE": "'once'", "UPDATE_OP": "'+=', '-=', '*='"}
 
 
 def _word(term: str) -> str:

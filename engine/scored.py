@@ -72,7 +72,7 @@ def _changes(ck, sym) -> list:
             target = ck.syms.get(id(getattr(st, "target", None)))
             if target is not sym:
                 continue
-            if isinstance(st, m.IndexUpdate) or isinstance(st, m.Update) and sym.type[0] != "map":
+            if getattr(st, "op", "*=") != "*=" and (isinstance(st, m.IndexUpdate) or sym.type[0] != "map"):
                 continue  # `m -= k` on a map takes the entry away
             entry = " on an entry (`points[p] += N`)" if sym.type[0] == "map" else ""
             out.append(Diagnostic("scored", f"scored field '{sym.name}' changes only by += and -={entry}", st.span,
