@@ -24,6 +24,7 @@ from .progress import ProgressBar
 from .runtime import plain_number
 from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options,
                            make_agent, plan)
+from search.budget import ROLLOUT_MOST
 from search.play import Tally, play, seats
 from search.protocol import CHANCE
 from search.stats import stats
@@ -330,7 +331,7 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         "best_score": None if r.best_score is None else plain_number(r.best_score),
         "best_line": game.line_json(r.best_line, views=args.show), "chance": chance,
         "fm_calls": r.fm_calls, "iterations": r.iterations, "first_best_at": r.first_best_at,
-        "seconds": round(seconds, 3), "interrupted": interrupted,
+        "rollouts_cut": r.cut, "seconds": round(seconds, 3), "interrupted": interrupted,
     }
     if plot is not None:
         best_score_curve(plot, r.improvements, r.fm_calls, f"{game.title}: {args.algo}, seed {args.seed}")
@@ -360,6 +361,8 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                  else ""))
         return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
+    if r.cut:
+        print(f"  {_cut(r.cut)}")
     if chance:
         print(f"  chance: {chance}")
     print("  best line:")
@@ -373,6 +376,12 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         print("  its final state:")
         print("\n".join("    " + row for row in game.view(r.best_line[-1][1]).splitlines()))
     return status
+
+
+def _cut(n: int) -> str:
+    """What a run tells of its n random lines stopped by search.budget.ROLLOUT_MOST."""
+    return (f"{counted(n, 'random rollout')} stopped after {ROLLOUT_MOST:,} moves without an end "
+            "(--depth N sets a rollout's length)")
 
 
 def print_view(game, s) -> None:
@@ -473,6 +482,7 @@ def _summed(name: str, parts: list) -> Tally:
     for part in parts:
         t.wins, t.draws, t.losses = t.wins + part.wins, t.draws + part.draws, t.losses + part.losses
         t.scores += part.scores
+        t.cut += part.cut
     return t
 
 
@@ -572,9 +582,9 @@ def cmd_play(args) -> int:
         n = game.num_players
         pairings = [(tallies[k:k + n]) for k in range(0, len(tallies), n)]
         tallies = [_summed(name, parts) for name in names if (parts := [t for t in tallies if t.name == name])]
-    rows = [{**_row(t), "scores": [plain_number(x) for x in t.scores]} if several else
-            {**_row(t), "wins": None, "draws": None, "losses": None, "scores": [plain_number(x) for x in t.scores]}
-            for t in tallies]
+    rows = [{**_row(t), "scores": [plain_number(x) for x in t.scores], "rollouts_cut": t.cut} if several else
+            {**_row(t), "wins": None, "draws": None, "losses": None, "scores": [plain_number(x) for x in t.scores],
+             "rollouts_cut": t.cut} for t in tallies]
 
     by_seat = _by_seat(game, shown, names) if several else []
 
@@ -599,7 +609,8 @@ def cmd_play(args) -> int:
                              if several else {}),
                           **({"shown": shown} if args.show else {}),
                           **({"measures": measured} if texts else {}), **({"paired": paired} if same_games else {}),
-                          **({"pairings": [[_row(t) for t in run] for run in pairings]} if round_robin else {}),
+                          **({"pairings": [[{**_row(t), "rollouts_cut": t.cut} for t in run] for run in pairings]}
+                             if round_robin else {}),
                           **({"against": {"file": earlier.path, "agent": earlier.agent, "budget": earlier.budget,
                                           "agent_seed": earlier.agent_seed, "paired": against}} if earlier else {}),
                           "stopped": stopped, "interrupted": interrupted}))
@@ -668,6 +679,9 @@ def cmd_play(args) -> int:
         print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {max_moves:,} moves, scored as "
               f"{'they' if stopped != 1 else 'it'} stood"
               + (" (the default limit: --max-moves N sets it)" if args.max_moves is None else ""))
+    for t in tallies:
+        if t.cut:
+            print(f"  {t.name}: {_cut(t.cut)}")
     return 130 if interrupted else 0
 
 

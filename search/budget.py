@@ -34,6 +34,7 @@ class Result:
     first_best_at: int  # forward-model calls spent when best_score was first reached
     improvements: tuple  # ((fm_calls, score), ...) each time the best score rose
     memory: object = None  # what the algorithm hands its next decision (rhea's shift buffer)
+    cut: int = 0  # random lines stopped after ROLLOUT_MOST moves without an end, valued as they stood
 
 
 class Budgeted:
@@ -53,6 +54,7 @@ class Budgeted:
         self.best_line: tuple = ()
         self.first_best_at = 0
         self.improvements: list = []
+        self.cut = 0  # random lines stopped at ROLLOUT_MOST moves without an end
         self._next_report = PROGRESS_EVERY
         self._last: Optional[tuple] = None  # (state, its legal moves) of the latest fetch
 
@@ -182,13 +184,14 @@ class Budgeted:
             self.best_line = tuple(prefix) + r.best_line
         self.calls += r.fm_calls
         self.iterations += r.iterations
+        self.cut += r.cut
 
     def result(self, move=None, memory=None) -> Result:
         """The run's result; the move defaults to the first move of the best line."""
         if move is None and self.best_line:
             move = self.best_line[0][0]
         return Result(move, self.best_line, self.best_score, self.calls, self.iterations,
-                      self.first_best_at, tuple(self.improvements), memory)
+                      self.first_best_at, tuple(self.improvements), memory, self.cut)
 
 
 def noted(e: Exception, s) -> Exception:
@@ -214,7 +217,8 @@ def rollout(fm: Budgeted, s, rng, line: list, depth: Optional[int] = None):
     """Random moves (chance by weight) from s until an end, `depth` moves (ROLLOUT_MOST without),
     or the budget spent; appends to line.
 
-    Returns the last state; a line that ends is recorded with fm.finish.
+    Returns the last state; a line that ends is recorded with fm.finish, and one stopped by
+    ROLLOUT_MOST is counted in fm.cut.
     """
     steps, most = 0, ROLLOUT_MOST if depth is None else depth
     while steps < most and not fm.spent and not fm.game.is_terminal(s):
@@ -230,6 +234,8 @@ def rollout(fm: Budgeted, s, rng, line: list, depth: Optional[int] = None):
         steps += 1
     if fm.ended(s):
         fm.finish(line, s)
+    elif depth is None and steps == most:
+        fm.cut += 1
     return s
 
 

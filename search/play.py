@@ -23,6 +23,7 @@ class Tally:
     draws: int = 0
     losses: int = 0
     scores: list = attrs.field(factory=list)
+    cut: int = 0  # the agent's random lines stopped at search.budget.ROLLOUT_MOST moves without an end
 
     def add(self, returns: Sequence, p: int) -> None:
         """Count a game in which this agent held seat p: its return, and with several players a
@@ -115,10 +116,11 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     base = rng.getrandbits(64)
     job = _Job(game, agents, budget, base, max_moves, decided, summary, agent_seed, line)
     tallies = [Tally(name) for name, _ in agents]
-    for i, (returns, end) in enumerate(_games(job, range(first, first + games), jobs, rebuild, stop)):
+    for i, (returns, end, cut) in enumerate(_games(job, range(first, first + games), jobs, rebuild, stop)):
         g = first + i
         for p, a in enumerate(seats(g, n, len(agents))):
             tallies[a].add(returns, p)
+            tallies[a].cut += cut[p]
         if show is not None:
             show(g, end)
         if progress is not None:
@@ -152,7 +154,7 @@ _STOP = None  # an Event the workers share: set by the first game that fails or 
 
 def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tuple]] = None,
            stop: Optional[Callable[[], bool]] = None):
-    """(returns, end) of each game numbered in `games`, in order: played here, or by `jobs`
+    """(returns, end, cut) of each game numbered in `games`, in order: played here, or by `jobs`
     workers, forked or (with `rebuild`, where the platform does not fork) started afresh.
     Once `stop()` is true after a game, no game begins; those under way end and are yielded.
 
@@ -235,13 +237,13 @@ def _started(rebuild: Callable[[], tuple], job: _Job, stop) -> None:
 
 
 def _game_in_worker(g: int):
-    """("played", (returns, end)), ("failed", the error) or ("skipped", None) after a failure."""
+    """("played", (returns, end, cut)), ("failed", the error) or ("skipped", None) after a failure."""
     if _STOP.is_set():
         return "skipped", None
     try:
         if isinstance(_JOB, Exception):
             raise _JOB
-        returns, end = _one_game(_JOB, g)
+        returns, end, cut = _one_game(_JOB, g)
     except Exception as e:
         _STOP.set()
         try:  # an error the parent could not unpickle would leave the pool waiting
@@ -249,11 +251,12 @@ def _game_in_worker(g: int):
         except Exception:
             return "failed", RuntimeError(f"game {g + 1}: {type(e).__name__}: {e}")
         return "failed", e
-    return "played", (returns, None if _JOB.summary is None else end)  # a final state need not survive pickling
+    return "played", (returns, None if _JOB.summary is None else end, cut)  # a final state need not survive pickling
 
 
 def _one_game(job: _Job, g: int):
-    """Game number g: its returns and its end (the final state, or the summary made of it). An
+    """Game number g: its returns, its end (the final state, or the summary made of it) and the
+    random lines each seat's searches stopped at ROLLOUT_MOST moves without an end. An
     error raised in the game gets `in_game`: (g, the labels of the steps taken, what the game was
     doing, as words such as "while listing the moves")."""
     game, agents, max_moves, decided = job.game, job.agents, job.max_moves, job.decided
@@ -262,6 +265,7 @@ def _one_game(job: _Job, g: int):
     seated = seats(g, n, len(agents))
     rngs = [random.Random(rng.getrandbits(64) ^ job.agent_seed) for _ in range(n)]
     memory: list = [None] * n
+    cut = [0] * n
     s, moves = game.initial_state(), 0
     steps = None if job.line is None else [job.line(s, None, None)]
     labels: list = []  # the game's steps so far, for a failure to tell where it happened
@@ -281,6 +285,7 @@ def _one_game(job: _Job, g: int):
                 doing = f"while {agents[seated[p]][0]} chose a move"
                 r = agents[seated[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
                 memory[p], m = r.memory, r.move
+                cut[p] += r.cut
                 moves += 1
             label = ("chance: " if p == CHANCE else "") + game.describe(m)
             doing = f"in the step '{label}'"
@@ -295,5 +300,5 @@ def _one_game(job: _Job, g: int):
         e.in_game = (g, labels, doing)  # picklable, as a failure in a worker must be
         raise noted(e, s)  # the game's state, unless the error met a deeper one (in an agent's search)
     if job.summary is None:
-        return returns, s
-    return returns, (job.summary(g, s) if steps is None else job.summary(g, s, steps))
+        return returns, s, cut
+    return returns, (job.summary(g, s) if steps is None else job.summary(g, s, steps)), cut

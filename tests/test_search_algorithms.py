@@ -578,3 +578,17 @@ def test_a_random_line_stops_after_a_thousand_moves_so_a_looping_puzzle_gets_man
     # try many lines, and one of them wins (it cannot but be `win`)
     r = plan(Trap(), "start", algo, budget=100_000, rng=random.Random(0))
     assert r.iterations > 10 and [m for m, _ in r.best_line] == ["win"]
+
+
+def test_a_rollout_that_goes_round_stops_at_a_thousand_moves_and_is_counted_as_cut():
+    from search.budget import Budgeted, rollout
+    endless = Ring()
+    endless.children["c"] = ("a",)  # a -> b -> c -> a for ever
+    fm = Budgeted(endless, "a", None)
+    line: list = []
+    assert rollout(fm, "a", random.Random(1), line) == "b"  # 1,000 = 3 * 333 + 1 moves on from a
+    assert (len(line), fm.cut, fm.result().cut) == (1000, 1, 1)
+    rollout(fm, "a", random.Random(1), [], depth=10)  # a depth of its own: stopped as asked, no cut
+    ends = Ring()  # at c, the end is one of two moves: a line ends long before 1,000 moves
+    rollout(ends_fm := Budgeted(ends, "a", None), "a", random.Random(1), [])
+    assert (fm.cut, ends_fm.cut, ends_fm.best_score) == (1, 0, 5)

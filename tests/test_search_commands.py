@@ -39,8 +39,9 @@ def test_play_counts_wins_draws_and_losses_per_agent_in_the_order_given():
     rows = out["agents"]
     assert [a["name"] for a in rows] == ["mcts", "random"]
     for a in rows:
-        assert set(a) == {"name", "games", "wins", "draws", "losses", "mean", "stderr", "min", "max", "scores"}
-        assert a["games"] == 10
+        assert set(a) == {"name", "games", "wins", "draws", "losses", "mean", "stderr", "min", "max", "scores",
+                          "rollouts_cut"}
+        assert a["games"] == 10 and a["rollouts_cut"] == 0  # a game of tic-tac-toe ends within 9 moves
         assert a["wins"] + a["draws"] + a["losses"] == a["games"]
         # tic-tac-toe returns 1 for a win, 0 for a draw and -1 for a loss, game by game
         assert [a["scores"].count(x) for x in (1, 0, -1)] == [a["wins"], a["draws"], a["losses"]]
@@ -823,3 +824,28 @@ def test_a_view_failing_under_search_show_shows_the_state_it_failed_on(tmp_path)
     r = run_engine("search", path, "--algo", "backtrack", "--budget", "200", "--show")
     assert r.returncode == 1 and "error[runtime]: division by zero" in r.stderr
     assert r.stderr.endswith('the state it failed in: {"pos": 8}\n'), r.stderr
+
+
+FLIPS = """game "flips"
+state { x: 0..1 = 0  flips: int = 0 }
+action flip "flip" { x = 1 - x  flips += 1 }
+turn { flip }
+terminal flips < 0
+score x
+"""
+
+
+def test_play_tells_how_many_random_rollouts_stopped_at_a_thousand_moves_without_an_end(tmp_path):
+    # The game never ends. By hand: a rollout step costs two calls (its one move listed, then
+    # applied), so the first rollout of a decision stops at 1,000 moves after about 2,000 of its
+    # 2,500 calls; the second runs out of budget first, which is no cut. Two decisions: 2.
+    path = tmp_path / "flips.rules"
+    path.write_text(FLIPS)
+    args = ("play", path, "--games", "1", "--budget", "2500", "--max-moves", "2")
+    out = json_of(*args, "--agents", "mcts,random,mcts:depth=10", "--json")
+    assert [(a["name"], a["rollouts_cut"]) for a in out["agents"]] == [("mcts", 2), ("random", 0),
+                                                                       ("mcts:depth=10", 0)]
+    r = run_engine(*args, "--agents", "mcts,mcts:depth=10")
+    assert r.stdout.endswith("  mcts: 2 random rollouts stopped after 1,000 moves without an end "
+                             "(--depth N sets a rollout's length)\n"), r.stdout
+    assert "depth=10:" not in r.stdout
