@@ -33,6 +33,7 @@ from .frame_room import with_room
 from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings,
                    parameter_values, parse_settings, range_ends, settings_given, titled)
 from .runtime import plain_number
+from search.alpha_beta import NotConstantSum, alpha_beta
 from search.budget import draw, sample_outcome
 from search.protocol import CHANCE
 from search.solve import LINE_LIMIT, MAX_STATES, Cycle, Endless, TooManyStates, solve
@@ -389,6 +390,8 @@ def cmd_solve(args) -> int:
                              + ("(--depth cuts them short)" if args.depth is not None else
                                 "(with chance, best play is a policy for every outcome, not lines: --policy "
                                 "writes it)"))
+    if args.alpha_beta:
+        _alpha_beta_usage(args, game)
     if args.heuristic is not None:
         if args.depth is None:
             raise UsageError(f"--heuristic {args.heuristic}: values the states where --depth N stops the lines; "
@@ -407,14 +410,14 @@ def cmd_solve(args) -> int:
     broken = _first_broken(game, extra)
     visit, last_line = _noting_lines(_invariants_hold(game, broken, bool(extra)))
     try:
-        return _solve(args, game, policy, visit, plot)
+        return (_solve_alpha_beta if args.alpha_beta else _solve)(args, game, policy, visit, plot)
     except RuleRuntimeError as e:  # main prints it, and the moves that led there
         if last_line[0] is not None:
             e.moves = _labels(game, last_line[0]())
         raise
     except _Broken as e:
         e = _fewest_moves(game, e, args.max_states, broken)
-        message = _print_broken(game, e, texts)
+        message = _print_broken(game, e, texts, args.alpha_beta)
         if args.json:
             print(json.dumps({"file": args.file, "error": message, "at": str(e.decl.span),
                               "moves": _labels(game, e.moves), "state": game.state_json(e.state),
@@ -513,14 +516,15 @@ def _steps(game, s) -> list:
     return [(m, game.apply(s, m)) for m in ways]
 
 
-def _print_broken(game, e: _Broken, texts: list) -> str:
-    """An invariant that solve found broken: where, the moves that lead there and the state, on
-    stderr; returns the message."""
+def _print_broken(game, e: _Broken, texts: list, searched: bool = False) -> str:
+    """An invariant that solve found broken (`searched`: solve --alpha-beta): where, the moves that
+    lead there and the state, on stderr; returns the message."""
     where = f"after {counted(len(e.moves), 'move')}" if e.moves else "in the initial state"
     if e.moves:
         where += "; no fewer moves break an invariant" if e.fewest else \
             "; a line the solve met (a shorter one was not looked for past --max-states states)"
-    message = f"invariant does not hold {where} (solve goes through every state)"
+    message = f"invariant does not hold {where} " + \
+        ("(alpha-beta checks the states it searches)" if searched else "(solve goes through every state)")
     print(Diagnostic("invariant", message, e.decl.span).render({**game_sources(game),
                                                                INVARIANT_SOURCE: "\n".join(texts)}), file=sys.stderr)
     print("moves from the initial state" + (":" if e.moves else ": none"), file=sys.stderr)
@@ -578,21 +582,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         return _too_many_states(args, game, e, "")
     except Endless as e:
         values_bar.close()
-        begins = f"(it begins {', '.join(game.describe(m) for m in e.line[:3])}, ...)"
-        if e.deep:
-            return _solve_failed(args, f"a line of play goes {len(e.line):,} moves deep {begins}, deeper than solve "
-                                 "can follow (it nests a call for each move of a line); --depth N, with N below "
-                                 "that, solves the first N moves")
-        kept = ""
-        if game.scored_field is not None and not game.splits_scored:
-            why = "with --policy" if args.policy is not None else "as an invariant reads it" \
-                if game.num_players == 1 else "with several players"
-            kept = (f"; the scored field '{game.scored_field}' stays in the state {why}, so a game that comes "
-                    "round makes a new state each time")
-        return _solve_failed(args, f"a line of play goes on for {len(e.line):,} moves without ending or coming "
-                             f"back to a state it was in {begins}, so the game may never end (solve follows lines "
-                             f"of at most {LINE_LIMIT:,} moves unless --depth N is given){kept}; --depth N solves "
-                             "the first N moves")
+        return _solve_failed(args, _endless(game, args, e))
     bar.close()
     values_bar.close()
     getattr(visit, "finish", lambda: None)()
@@ -649,6 +639,87 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
             print(f"    {k}. " + ", ".join(game.describe(m) for m in line))
     _print_policy(policy)
     return 0
+
+
+def _endless(game, args, e: Endless) -> str:
+    """Why a solve stopped at a line too long to follow (`e.line`, its moves)."""
+    begins = f"(it begins {', '.join(game.describe(m) for m in e.line[:3])}, ...)"
+    if e.deep:
+        return (f"a line of play goes {len(e.line):,} moves deep {begins}, deeper than solve can follow (it nests "
+                "a call for each move of a line)" + ("" if args.alpha_beta else
+                                                     "; --depth N, with N below that, solves the first N moves"))
+    kept = ""
+    if game.scored_field is not None and not game.splits_scored:
+        why = "with --policy" if args.policy is not None else "as an invariant reads it" \
+            if game.num_players == 1 else "with several players"
+        kept = (f"; the scored field '{game.scored_field}' stays in the state {why}, so a game that comes "
+                "round makes a new state each time")
+    return (f"a line of play goes on for {len(e.line):,} moves without ending or coming back to a state it was in "
+            f"{begins}, so the game may never end (solve follows lines of at most {LINE_LIMIT:,} moves"
+            + (")" if args.alpha_beta else " unless --depth N is given)") + kept
+            + ("" if args.alpha_beta else "; --depth N solves the first N moves"))
+
+
+def _alpha_beta_usage(args, game) -> None:
+    """The usage errors of solve --alpha-beta: a game of two players, and none of the options that need
+    every state or every path."""
+    if game.num_players != 2:
+        raise UsageError(f"--alpha-beta: searches a game of two players whose returns add up to the same at every "
+                         f"end; {game.title} has {counted(game.num_players, 'player')} (solve without it values "
+                         "any game)")
+    for flag in ("depth", "policy", "lines", "plot", "heuristic"):
+        if getattr(args, flag) is not None:
+            raise UsageError(f"--{flag}: cannot go with --alpha-beta, which searches whole games and only the states "
+                             "that bear on the value (solve without --alpha-beta takes it)")
+
+
+def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot: None) -> int:
+    """solve --alpha-beta: the value, a best line and the first moves' values of a two-player game whose
+    returns add up to the same total at every end."""
+    t0 = time.perf_counter()
+    game.remember_states = False  # a state searched again with other bounds lists its moves again
+    bar = ProgressBar(None, "states searched")
+    try:
+        found = alpha_beta(game, max_states=args.max_states, rng=random.Random(args.seed), valued=bar.update,
+                           visit=visit)
+    except NotConstantSum as e:
+        bar.close()
+        names = ", ".join(game.player_names)
+        return _solve_failed(args, f"--alpha-beta: the returns ({names}) of two ends add up to different totals, "
+                             f"{_returns_text(e.first)} and {_returns_text(e.other)}, so one player's gain is not "
+                             "the other's loss, as alpha-beta takes it to be; solve without --alpha-beta values any "
+                             "game")
+    except Cycle:
+        bar.close()
+        return _solve_failed(args, "--alpha-beta: a line of play comes back to a state it was in; solve without "
+                             "--alpha-beta values such a game by value iteration")
+    except TooManyStates as e:
+        bar.close()
+        return _too_many_states(args, game, e, "")
+    except Endless as e:
+        bar.close()
+        return _solve_failed(args, _endless(game, args, e))
+    bar.close()
+    getattr(visit, "finish", lambda: None)()
+    seconds = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps({
+            "game": game.title, "set": settings_given(game, args.set), **started_json(args), "method": "alpha-beta",
+            "states_searched": found.states, "visits": found.visits,
+            "value": [plain_number(v, EXACT_PLACES) for v in found.value], "players": list(game.player_names),
+            "best_line": game.line_json(found.best_line, views=args.show),
+            "first_moves": _first_moves_json(found.first_moves), "seconds": round(seconds, 3)}))
+        return 0
+    print(f"{titled(game, args.set)}: solved by alpha-beta in {seconds:.2f} s")
+    print(f"  states searched: {found.states:,} ({counted(found.visits, 'visit')}, some with other bounds)")
+    _print_value_and_line(game, found.value, found.best_line, seed=args.seed, show=args.show)
+    if args.moves:
+        _print_first_moves(game, found.first_moves, found.best_line)
+    return 0
+
+
+def _returns_text(r: tuple) -> str:
+    return "(" + ", ".join(str(plain_number(x)) for x in r) + ")"
 
 
 OUTCOMES_SHOWN = 6
@@ -1024,6 +1095,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the value after each move (or chance outcome) of the initial state")
     s.add_argument("--lines", type=int, metavar="N",
                    help="count the lines of best play and print the first N (every solution of a puzzle)")
+    s.add_argument("--alpha-beta", action="store_true",
+                   help="two players whose returns add up to the same at every end: the value, best line and "
+                        "first moves by alpha-beta, without counting paths or states (often much faster)")
     add_from(s)
     s.set_defaults(run=cmd_solve)
     c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")

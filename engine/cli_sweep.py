@@ -162,13 +162,15 @@ def _listed(values) -> str:
 
 
 def _print_table(game, args, name: str, values: list, runs: list) -> None:
-    """One row per value: the value (or each player's), the distinct states and the seconds."""
+    """One row per value: the value (or each player's), the distinct states (or those alpha-beta
+    searched) and the seconds."""
     # the players of the run with the most (`players ... first n` with n swept), else the game's
     players = max((r.get("players") or [] for r in runs), key=len, default=[]) or game.player_names
     # one player without chance: how many terminal paths reach the best score (a puzzle's solutions)
     counted_paths = len(players) == 1 and not game.chance_decls and any(r.get("outcomes") for r in runs)
+    searched = getattr(args, "alpha_beta", False)  # alpha-beta counts the states it searched, not all there are
     heads = [name] + (["best score"] if len(players) == 1 else list(players)) + \
-        (["paths to it"] if counted_paths else []) + ["distinct states", "seconds"]
+        (["paths to it"] if counted_paths else []) + ["states searched" if searched else "distinct states", "seconds"]
     rows = []
     for swept, r in zip(values, runs):  # each value as --set takes it
         if "forbidden" in r:
@@ -184,7 +186,8 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
             value += ["-"] * (len(players) - len(value))  # players not seated with this value
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
                      if r.get("outcomes") else "-"] if counted_paths else []
-            rows.append([swept, *value, *paths, f"{r['distinct_states']:,}", f"{r['seconds']:.2f}"])
+            states = r["states_searched"] if searched else r["distinct_states"]
+            rows.append([swept, *value, *paths, f"{states:,}", f"{r['seconds']:.2f}"])
     for k in range(1, 1 + len(players)):  # the values of a column to as many places, so their points line up
         _same_places([row for row in rows if len(row) == len(heads)], k)
     print(f"{titled(game, args.set)}: solved for each value of {name}"

@@ -1,0 +1,201 @@
+"""Alpha-beta search of a two-player game whose returns add up to the same total at every end: the
+value under best play, a best line and the value after each first move, without counting paths or
+visiting every state, as the exhaustive solve (search/solve.py) does."""
+from __future__ import annotations
+
+import math
+import sys
+from typing import Callable, Optional
+
+import attrs
+
+from .budget import draw
+from .protocol import CHANCE, Game
+from .solve import LINE_LIMIT, MAX_STATES, TIE, Cycle, Endless, TooManyStates
+
+
+@attrs.frozen
+class Valued:
+    """What an alpha-beta search found."""
+
+    value: tuple  # returns per player under best play (expectation at chance steps)
+    best_line: list  # [(move, state)] from the initial state
+    first_moves: tuple  # (move, its values, probability or None) of each way on from the initial state
+    states: int  # the distinct states searched (the entries of its table)
+    visits: int  # the times a state was searched, again with other bounds too
+
+
+class NotConstantSum(Exception):
+    """Two ends whose returns add up to different totals: one player's gain is not the other's loss,
+    which alpha-beta's bounds take for granted."""
+
+    def __init__(self, first: tuple, other: tuple, state):
+        super().__init__(f"the returns {first} and {other} add up to different totals")
+        self.first, self.other, self.state = first, other, state
+
+
+INF = math.inf
+
+
+def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Optional[Callable[[int], None]] = None,
+               visit: Optional[Callable] = None) -> Valued:
+    """The value of a two-player game whose returns add up to the same total at every end (NotConstantSum
+    otherwise), searched with alpha-beta bounds and a table of the bounds found for each state; chance
+    steps average their outcomes. A dead end (no legal move) is an end, valued by its returns.
+
+    Each move of the initial state is searched to its exact value (`first_moves`); below them the
+    bounds prune. The best line takes, at each state, the first listed move as good for its mover
+    (within TIE); where it meets a chance step it draws an outcome by weight with `rng`, or stops
+    without one. A state met again on the line that leads to it raises Cycle, a line of LINE_LIMIT
+    moves or one deeper than the stack of calls Endless, and more than `max_states` states in the
+    table TooManyStates. `valued(n)` is told how many states the table holds now and then; `visit(s,
+    line)` each state as it first enters the table, `line()` giving the moves from the initial state
+    to it."""
+    if game.num_players != 2:
+        raise ValueError(f"alpha-beta searches a game of two players, not {game.num_players}")
+    table: dict = {}  # key -> [lower bound, upper bound, index of the best move or None] of player 0's return
+    on_line: dict = {}  # the key of each state on the line to the one searched -> how many moves in it is
+    moves: list = []  # that line's moves
+    total: list = []  # [the first end's total, its returns]
+    visits = 0
+
+    def end(s) -> float:
+        r = tuple(game.returns(s))
+        t = r[0] + r[1]
+        if not total:
+            total[:] = [t, r]
+        elif abs(t - total[0]) > TIE * max(1.0, abs(total[0])):
+            raise NotConstantSum(total[1], r, s)
+        return r[0]
+
+    def search(s, alpha: float, beta: float) -> float:
+        """Player 0's return from s under best play where it lies between alpha and beta; else a
+        bound beyond the one it passes (fail-soft)."""
+        nonlocal visits
+        k = game.key(s)
+        if k in on_line:
+            raise Cycle(f"a state comes back after {len(moves) - on_line[k]} moves")
+        visits += 1
+        entry = table.get(k)
+        if entry is None:
+            if len(moves) >= LINE_LIMIT:
+                raise Endless(list(moves))
+            if len(table) >= max_states:
+                raise TooManyStates(max_states, list(table)[-max_states // 2:])
+            entry = table[k] = [-INF, INF, None]
+            if visit is not None:
+                visit(s, lambda: list(moves))
+            if valued is not None and len(table) % 4096 == 0:
+                valued(len(table))
+        else:
+            lo, hi = entry[0], entry[1]
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha, beta = max(alpha, lo), min(beta, hi)
+        a0, b0 = alpha, beta
+        player = None if game.is_terminal(s) else game.current_player(s)
+        ways = () if player is None else game.chance_outcomes(s) if player == CHANCE else game.legal_moves(s)
+        if not ways:
+            entry[0] = entry[1] = x = end(s)
+            return x
+        on_line[k] = len(moves)
+        try:
+            if player == CHANCE:
+                x = 0.0
+                for m, p in ways:
+                    moves.append(m)
+                    x += p * search(game.apply(s, m), -INF, INF)
+                    moves.pop()
+                entry[0] = entry[1] = x
+                return x
+            first = entry[2]
+            order = range(len(ways)) if first is None else [first, *(i for i in range(len(ways)) if i != first)]
+            best, best_i = (-INF if player == 0 else INF), None
+            for i in order:
+                moves.append(ways[i])
+                x = search(game.apply(s, ways[i]), alpha, beta)
+                moves.pop()
+                if (x > best) if player == 0 else (x < best):
+                    best, best_i = x, i
+                    if player == 0:
+                        alpha = max(alpha, x)
+                    else:
+                        beta = min(beta, x)
+                    if alpha >= beta:
+                        break
+        finally:
+            del on_line[k]
+        if best <= a0:
+            entry[1] = min(entry[1], best)
+        elif best >= b0:
+            entry[0] = max(entry[0], best)
+        else:
+            entry[0] = entry[1] = best
+        entry[2] = best_i
+        return best
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))  # a call a move, down lines of up to LINE_LIMIT moves
+    try:
+        try:
+            root = game.initial_state()
+            first = _first_moves(game, root, search, moves)
+            x = _exact(search, root) if not first else \
+                sum(p * v for _, v, p in first) if first[0][2] is not None else \
+                (max if game.current_player(root) == 0 else min)(v for _, v, _ in first)
+            line = _best_line(game, root, search, rng)
+        except RecursionError:  # a call nested for each move of the line: too deep to follow
+            raise Endless(list(moves), deep=True) from None
+    finally:
+        sys.setrecursionlimit(limit)
+    t = total[0]
+    return Valued((x, t - x), line, tuple((m, (v, t - v), p) for m, v, p in first), len(table), visits)
+
+
+def _exact(search: Callable, s) -> float:
+    return search(s, -INF, INF)
+
+
+def _first_moves(game: Game, root, search: Callable, moves: list) -> list:
+    """(move, player 0's exact return after it, probability or None) of each way on from root."""
+    if game.is_terminal(root):
+        return []
+    player = game.current_player(root)
+    ways = game.chance_outcomes(root) if player == CHANCE else [(m, None) for m in game.legal_moves(root)]
+    out = []
+    for m, p in ways:
+        moves.append(m)
+        out.append((m, _exact(search, game.apply(root, m)), p))
+        moves.pop()
+    return out
+
+
+def _best_line(game: Game, root, search: Callable, rng) -> list:
+    """From root, the first listed move as good for its mover at each state (a chance outcome drawn
+    by weight with rng; without rng the line stops there), to an end or LINE_LIMIT moves."""
+    line: list = []
+    s = root
+    while len(line) < LINE_LIMIT and not game.is_terminal(s):
+        player = game.current_player(s)
+        if player == CHANCE:
+            if rng is None:
+                break
+            outcomes = game.chance_outcomes(s)
+            m = outcomes[draw([w for _, w in outcomes], rng)][0]
+            s = game.apply(s, m)
+            line.append((m, s))
+            continue
+        ways = game.legal_moves(s)
+        if not ways:
+            break
+        v = _exact(search, s)
+        close = TIE * max(1.0, abs(v))
+        for m in ways:
+            t = game.apply(s, m)
+            if abs(search(t, v - close, v + close) - v) <= close:
+                break
+        s = t
+        line.append((m, s))
+    return line

@@ -1,0 +1,118 @@
+"""solve --alpha-beta: the value, a best line and the first moves' values of a two-player game whose
+returns add up to the same at every end, against values worked out by hand and published ones."""
+import json
+import textwrap
+
+import pytest
+
+from conftest import run_engine
+from engine import load_game
+from search.alpha_beta import alpha_beta
+
+TAKE = """game "take one or two"
+players A, B
+param n in 1..12 = 7
+state { pile: int = n  last: player = B }
+action take "{current} takes {k}" { choose k in 1..2 where k <= pile  pile -= k  last = current }
+turn { take }
+terminal pile == 0
+score for p: if p == last then 1 else -1
+"""
+
+GAMBLE = """game "safe or gamble"
+players A, B
+state { stage: 0..2 = 0  gambled: bool = no  rolled: bool = no  low: bool = no  paid: int = 0 }
+chance when gambled and not rolled { draw d in 1..6  low = d <= 2  rolled = yes }
+action start "{how}" { choose how in ["safe", "gamble"]  gambled = how == "gamble"  stage = 1 }
+action pay "B pays {k}" { choose k in (if gambled then [3, 2] else [1, 3])  paid = k  stage = 2 }
+turn { if stage == 0 { start } else { pay } }
+terminal stage == 2 or low
+score for p: if low then (if p == A then -2 else 2) else if p == A then paid else -paid
+"""
+
+
+def solved(path, text, *flags):
+    path.write_text(text)
+    r = run_engine("solve", path, "--alpha-beta", "--json", *flags)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_tic_tac_toe_is_a_draw_after_every_first_move_and_fewer_than_all_5478_positions_are_searched():
+    r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--json")
+    out = json.loads(r.stdout)
+    assert out["method"] == "alpha-beta" and out["value"] == [0, 0]
+    # every one of the nine openings draws under best play; a drawn game fills the board: 9 moves
+    assert [m["value"] for m in out["first_moves"]] == [[0, 0]] * 9
+    assert len(out["best_line"]) == 1 + 9
+    assert out["states_searched"] < 5478  # the positions reachable in tic-tac-toe, all of which solve visits
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_taking_one_or_two_the_first_player_wins_unless_the_pile_is_a_multiple_of_three(tmp_path, n):
+    path = tmp_path / "take.rules"
+    path.write_text(TAKE)
+    found = alpha_beta(load_game(str(path), {"n": str(n)}))
+    # by hand: leave the other player a multiple of three; from one, nothing takes you there
+    assert found.value == ((1, -1) if n % 3 else (-1, 1))
+    winning = [str(m) for m, v, _ in found.first_moves if v == (1, -1)]
+    assert winning == ([] if n % 3 == 0 else [f"A takes {n % 3}"])
+
+
+def test_a_chance_step_is_the_mean_of_its_outcomes_each_searched_whole(tmp_path):
+    out = solved(tmp_path / "gamble.rules", GAMBLE, "--moves")
+    # by hand: safe, then B pays the least of 1 and 3: 1; gamble: 2 in 6 lose 2, else B pays the
+    # least of 3 and 2: (2 * -2 + 4 * 2) / 6 = 2/3
+    assert out["value"] == [1, -1]
+    assert [(m["move"], m["value"]) for m in out["first_moves"]] == [
+        ("safe", [1, -1]), ("gamble", [pytest.approx(2 / 3), pytest.approx(-2 / 3)])]
+    assert [step["move"] for step in out["best_line"]] == ["start", "safe", "B pays 1"]
+
+
+def test_a_sweep_names_its_states_those_searched(tmp_path):
+    path = tmp_path / "take.rules"
+    path.write_text(TAKE)
+    r = run_engine("solve", path, "--alpha-beta", "--sweep", "n=2..3")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1].split() == ["n", "A", "B", "states", "searched", "seconds"]
+    assert [line.split()[:3] for line in lines[2:]] == [["2", "1", "-1"], ["3", "-1", "1"]]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("""game "uneven"
+players A, B
+state { done: bool = no  pick: int = 0 }
+action go "take {k}" { choose k in 1..2  pick = k  done = yes }
+turn { go }
+terminal done
+score for p: if p == A then pick else 0
+""", "--alpha-beta: the returns (A, B) of two ends add up to different totals, (1, 0) and (2, 0), so one "
+     "player's gain is not the other's loss"),
+    ("""game "round"
+players A, B
+state { at: 0..3 = 0  done: bool = no }
+action step "to {k}" { choose k in 0..3 where k != at  at = k  done = k == 3 }
+turn { step }
+terminal done
+score for p: if p == current then -1 else 1
+""", "--alpha-beta: a line of play comes back to a state it was in; solve without --alpha-beta values such a "
+     "game by value iteration"),
+])
+def test_a_game_alpha_beta_cannot_value_is_an_error_that_points_to_solve_without_it(tmp_path, text, message):
+    path = tmp_path / "game.rules"
+    path.write_text(text)
+    r = run_engine("solve", path, "--alpha-beta")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"error: {path}: {message}"), r.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["rules/nidavellir.rules"], "--alpha-beta: searches a game of two players whose returns add up to the same "
+                                 "at every end; Nidavellir: coin trades has 1 player"),
+    (["rules/tictactoe.rules", "--depth", "3"], "--depth: cannot go with --alpha-beta"),
+    (["rules/tictactoe.rules", "--lines", "3"], "--lines: cannot go with --alpha-beta"),
+])
+def test_what_alpha_beta_does_not_take_is_a_usage_error(args, message):
+    r = run_engine("solve", *args, "--alpha-beta")
+    assert r.returncode == 2 and message in r.stderr, r.stderr
