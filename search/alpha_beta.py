@@ -111,11 +111,22 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
                 entry[0] = entry[1] = x
                 return x
             first = entry[2]
+            kids = [game.apply(s, m) for m in ways]
+            known = [table.get(game.key(t)) for t in kids]
+            for i, e in enumerate(known):  # a child whose bound alone cuts off: enhanced transposition cutoff
+                if e is not None and (e[0] >= beta if player == 0 else e[1] <= alpha):
+                    x = e[0] if player == 0 else e[1]
+                    if player == 0:
+                        entry[0] = max(entry[0], x)
+                    else:
+                        entry[1] = min(entry[1], x)
+                    entry[2] = i
+                    return x
             order = range(len(ways)) if first is None else [first, *(i for i in range(len(ways)) if i != first)]
             best, best_i = (-INF if player == 0 else INF), None
             for i in order:
                 moves.append(ways[i])
-                x = search(game.apply(s, ways[i]), alpha, beta)
+                x = search(kids[i], alpha, beta)
                 moves.pop()
                 if (x > best) if player == 0 else (x < best):
                     best, best_i = x, i

@@ -1,9 +1,10 @@
 """solve --alpha-beta: the value, a best line and the first moves' values of a two-player game whose
 returns add up to the same at every end, against values worked out by hand and published ones."""
 import json
-import textwrap
+import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from conftest import run_engine
 from engine import load_game
@@ -116,3 +117,86 @@ def test_a_game_alpha_beta_cannot_value_is_an_error_that_points_to_solve_without
 def test_what_alpha_beta_does_not_take_is_a_usage_error(args, message):
     r = run_engine("solve", *args, "--alpha-beta")
     assert r.returncode == 2 and message in r.stderr, r.stderr
+
+
+class Dag:
+    """A random two-player game as a DAG over nodes 0..n-1 (moves lead to higher nodes only): each
+    node is an end worth `v` to player 0 and -v to player 1, a chance node or a player's node."""
+
+    num_players = 2
+
+    def __init__(self, nodes: list):
+        self.nodes = nodes  # ("end", v) | ("chance", [(child, weight)]) | (player, [child, ...])
+
+    def initial_state(self):
+        return 0
+
+    def is_terminal(self, s):
+        return self.nodes[s][0] == "end"
+
+    def current_player(self, s):
+        kind = self.nodes[s][0]
+        return -1 if kind == "chance" else kind
+
+    def legal_moves(self, s):
+        return list(self.nodes[s][1])
+
+    def chance_outcomes(self, s):
+        total = sum(w for _, w in self.nodes[s][1])
+        return [(c, w / total) for c, w in self.nodes[s][1]]
+
+    def apply(self, s, m):
+        return m
+
+    def returns(self, s):
+        return (self.nodes[s][1], -self.nodes[s][1])
+
+    def key(self, s):
+        return s
+
+
+@st.composite
+def dags(draw):
+    """Deep games with many transpositions: each node's ways lead to some of the next five."""
+    n = draw(st.integers(2, 80))
+    nodes = []
+    for i in range(n - 1):
+        later = st.integers(i + 1, min(n - 1, i + 5))
+        kind = draw(st.sampled_from(["end", "chance", 0, 1, 0, 1, 0, 1]))
+        if kind == "end":
+            nodes.append(("end", draw(st.integers(-9, 9))))
+        elif kind == "chance":
+            nodes.append(("chance", draw(st.lists(st.tuples(later, st.integers(1, 3)), min_size=1, max_size=3,
+                                                  unique_by=lambda cw: cw[0]))))
+        else:
+            nodes.append((kind, draw(st.lists(later, min_size=1, max_size=4, unique=True))))
+    nodes.append(("end", draw(st.integers(-9, 9))))
+    return Dag(nodes)
+
+
+def minimax(game, s, memo) -> float:
+    """Player 0's value of s, every node searched: the reference alpha-beta must agree with."""
+    if s not in memo:
+        kind, ways = game.nodes[s]
+        memo[s] = ways if kind == "end" else \
+            sum(p * minimax(game, c, memo) for c, p in game.chance_outcomes(s)) if kind == "chance" else \
+            (max if kind == 0 else min)(minimax(game, c, memo) for c in ways)
+    return memo[s]
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(dags())
+def test_alpha_beta_agrees_with_a_full_minimax_on_random_games_with_chance_and_transpositions(game):
+    found = alpha_beta(game, rng=random.Random(1))
+    memo: dict = {}
+    assert found.value[0] == pytest.approx(minimax(game, 0, memo)) and found.value[1] == pytest.approx(-found.value[0])
+    kind, ways = game.nodes[0]
+    firsts = [] if kind == "end" else [c for c, _ in ways] if kind == "chance" else ways
+    assert [(m, v[0]) for m, v, _ in found.first_moves] == [(c, pytest.approx(minimax(game, c, memo))) for c in firsts]
+    s = 0
+    for m, t in found.best_line:  # each move of a player keeps the value the state had
+        if game.current_player(s) != -1:
+            assert minimax(game, t, memo) == pytest.approx(minimax(game, s, memo))
+        s = t
+    assert game.is_terminal(s)
+    assert found.states <= len(memo)
