@@ -479,10 +479,12 @@ def _by_seat(game, shown: list, names: list) -> list:
 def _summed(name: str, parts: list) -> Tally:
     """One agent's tally over the runs of a round robin."""
     t = Tally(name)
-    for part in parts:
+    for k, part in enumerate(parts):
         t.wins, t.draws, t.losses = t.wins + part.wins, t.draws + part.draws, t.losses + part.losses
         t.scores += part.scores
         t.cut += part.cut
+        t.games_of += [(k, g) for g in part.games_of]  # game g of one run is not game g of another
+        t.won += part.won
     return t
 
 
@@ -641,7 +643,7 @@ def cmd_play(args) -> int:
                   f"{t.win_rate:.2f} ({_se(t.win_rate_stderr)})    {t.mean:.2f} ({_se(t.stderr)})")
         if len(tallies) < game.num_players:
             print(f"  (fewer agents than the {game.num_players} players: an agent plays several seats of a game, "
-                  "each counted as a game of its own)")
+                  "each counted as a game of its own; the standard errors take a game's seats together)")
         if round_robin:
             print("  (a round robin: each agent's games in every " + ("pairing" if game.num_players == 2 else "group")
                   + ", summed; each below)")

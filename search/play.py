@@ -24,11 +24,15 @@ class Tally:
     losses: int = 0
     scores: list = attrs.field(factory=list)
     cut: int = 0  # the agent's random lines stopped at search.budget.ROLLOUT_MOST moves without an end
+    games_of: list = attrs.field(factory=list)  # the game of each score, where told: one a seat the agent held
+    won: list = attrs.field(factory=list)  # each score's seat: 1 for a win, else 0 (several players)
 
-    def add(self, returns: Sequence, p: int) -> None:
+    def add(self, returns: Sequence, p: int, game=None) -> None:
         """Count a game in which this agent held seat p: its return, and with several players a
-        win (the single highest return), a draw (tied at the top) or a loss."""
+        win (the single highest return), a draw (tied at the top) or a loss. `game` names the game,
+        so that the seats an agent holds in one game are taken together in the standard errors."""
         self.scores.append(returns[p])
+        self.games_of.append(game)
         if len(returns) > 1:
             top = max(returns)
             if returns[p] < top:
@@ -37,6 +41,7 @@ class Tally:
                 self.draws += 1
             else:
                 self.wins += 1
+            self.won.append(int(returns[p] == top and returns.count(top) == 1))
 
     @property
     def games(self) -> int:
@@ -50,11 +55,7 @@ class Tally:
     def stderr(self) -> float:
         """Standard error of the mean score; nan from fewer than two games, whose spread one
         cannot estimate."""
-        n = len(self.scores)
-        if n < 2:
-            return math.nan
-        mu = self.mean
-        return math.sqrt(sum((x - mu) ** 2 for x in self.scores) / (n - 1) / n)
+        return self._stderr(self.scores)
 
     @property
     def win_rate(self) -> float:
@@ -64,8 +65,24 @@ class Tally:
     def win_rate_stderr(self) -> float:
         """Standard error of the win rate (a proportion), with n - 1 as that of the mean score
         has: the same figure where the scores are the wins (1 or 0)."""
-        n, q = self.games, self.win_rate
-        return math.sqrt(q * (1 - q) / (n - 1)) if n > 1 else math.nan
+        if len(self.won) != self.games:  # counted without the seats' outcomes
+            n, q = self.games, self.win_rate
+            return math.sqrt(q * (1 - q) / (n - 1)) if n > 1 else math.nan
+        return self._stderr(self.won)
+
+    def _stderr(self, xs: list) -> float:
+        """The standard error of the mean of xs (one a seat). Where the agent held several seats of
+        a game, those are not apart (in a zero-sum game they add up to nothing), so the games are
+        the samples: the ratio of each game's sum to its seats, with its standard error."""
+        groups: dict = {}
+        for x, g in zip(xs, self.games_of if len(self.games_of) == len(xs) else [None] * len(xs)):
+            groups.setdefault(object() if g is None else g, []).append(x)
+        n = len(groups)
+        if n < 2:
+            return math.nan
+        mu = sum(xs) / len(xs)
+        spread = sum((sum(g) - mu * len(g)) ** 2 for g in groups.values())
+        return math.sqrt(spread / (n * (n - 1))) / (len(xs) / n)
 
 
 def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: int, rng: random.Random,
@@ -119,7 +136,7 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     for i, (returns, end, cut) in enumerate(_games(job, range(first, first + games), jobs, rebuild, stop)):
         g = first + i
         for p, a in enumerate(seats(g, n, len(agents))):
-            tallies[a].add(returns, p)
+            tallies[a].add(returns, p, g)
             tallies[a].cut += cut[p]
         if show is not None:
             show(g, end)

@@ -592,3 +592,19 @@ def test_a_rollout_that_goes_round_stops_at_a_thousand_moves_and_is_counted_as_c
     ends = Ring()  # at c, the end is one of two moves: a line ends long before 1,000 moves
     rollout(ends_fm := Budgeted(ends, "a", None), "a", random.Random(1), [])
     assert (fm.cut, ends_fm.cut, ends_fm.best_score) == (1, 0, 5)
+
+
+def test_the_seats_an_agent_holds_in_one_game_are_one_sample_of_its_standard_errors():
+    t = Tally("self")
+    for g, returns in enumerate([(1, -1), (0, 0), (-1, 1), (1, -1)]):  # one agent in both seats
+        t.add(returns, 0, g)
+        t.add(returns, 1, g)
+    # by hand: each game's mean score is 0, so no spread; its win rates are 1/2, 0, 1/2, 1/2, mean
+    # 3/8, spread sum (1/8)^2 * 3 + (3/8)^2 = 12/64, over 4 * 3: s.e. sqrt(1/64) = 1/8
+    assert (t.games, t.mean, t.stderr, t.win_rate) == (8, 0, 0, 3 / 8)
+    assert t.win_rate_stderr == pytest.approx(1 / 8)
+    apart = Tally("apart")  # the same seats told without their games: 8 samples
+    for returns in [(1, -1), (0, 0), (-1, 1), (1, -1)]:
+        apart.add(returns, 0)
+        apart.add(returns, 1)
+    assert apart.stderr == pytest.approx((6 / 7 / 8) ** 0.5)  # scores 1,-1,0,0,-1,1,1,-1: variance 6/7

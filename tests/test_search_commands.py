@@ -448,7 +448,14 @@ def test_one_agent_in_every_seat_says_that_each_seat_counts_as_a_game():
     r = run_engine("play", "rules/tictactoe.rules", "--agents", "random", "--games", "2")
     assert "  random            4 " in r.stdout
     assert "(fewer agents than the 2 players: an agent plays several seats of a game, each counted as a game of " \
-           "its own)" in r.stdout
+           "its own; the standard errors take a game's seats together)" in r.stdout
+
+
+def test_one_agent_in_both_seats_of_a_zero_sum_game_has_no_spread_in_its_mean_score():
+    out = json_of("play", "rules/tictactoe.rules", "--agents", "random", "--games", "30", "--json")
+    (row,) = out["agents"]
+    # each game gives the agent 1 and -1, or 0 and 0: its mean is 0 in every game, so no spread
+    assert (row["games"], row["mean"], row["stderr"]) == (60, 0, 0)
 
 
 def test_an_option_given_with_an_agent_is_as_the_same_flag_on_the_command_line():
