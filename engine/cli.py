@@ -681,7 +681,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
     bar = ProgressBar(None, "states searched")
     try:
         found = alpha_beta(game, max_states=args.max_states, rng=random.Random(args.seed), valued=bar.update,
-                           visit=visit)
+                           visit=visit, first_moves=args.moves)
     except NotConstantSum as e:
         bar.close()
         names = ", ".join(game.player_names)
@@ -708,7 +708,8 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
             "states_searched": found.states, "visits": found.visits,
             "value": [plain_number(v, EXACT_PLACES) for v in found.value], "players": list(game.player_names),
             "best_line": game.line_json(found.best_line, views=args.show),
-            "first_moves": _first_moves_json(found.first_moves), "seconds": round(seconds, 3)}))
+            **({"first_moves": _first_moves_json(found.first_moves)} if args.moves else {}),
+            "seconds": round(seconds, 3)}))
         return 0
     print(f"{titled(game, args.set)}: solved by alpha-beta in {seconds:.2f} s")
     print(f"  states searched: {found.states:,} ({counted(found.visits, 'visit')}, some with other bounds)")

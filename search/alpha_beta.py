@@ -20,7 +20,7 @@ class Valued:
 
     value: tuple  # returns per player under best play (expectation at chance steps)
     best_line: list  # [(move, state)] from the initial state
-    first_moves: tuple  # (move, its values, probability or None) of each way on from the initial state
+    first_moves: tuple  # (move, its values, probability or None) of each way on from the initial state, if asked
     states: int  # the distinct states searched (the entries of its table)
     visits: int  # the times a state was searched, again with other bounds too
 
@@ -38,13 +38,13 @@ INF = math.inf
 
 
 def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Optional[Callable[[int], None]] = None,
-               visit: Optional[Callable] = None) -> Valued:
+               visit: Optional[Callable] = None, first_moves: bool = True) -> Valued:
     """The value of a two-player game whose returns add up to the same total at every end (NotConstantSum
     otherwise), searched with alpha-beta bounds and a table of the bounds found for each state; chance
     steps average their outcomes. A dead end (no legal move) is an end, valued by its returns.
 
-    Each move of the initial state is searched to its exact value (`first_moves`); below them the
-    bounds prune. The best line takes, at each state, the first listed move as good for its mover
+    With `first_moves`, each move of the initial state is searched to its exact value (about twice
+    the work of the initial state's value alone); below them the bounds prune. The best line takes, at each state, the first listed move as good for its mover
     (within TIE); where it meets a chance step it draws an outcome by weight with `rng`, or stops
     without one. A state met again on the line that leads to it raises Cycle, a line of LINE_LIMIT
     moves or one deeper than the stack of calls Endless, and more than `max_states` states in the
@@ -152,7 +152,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     try:
         try:
             root = game.initial_state()
-            first = _first_moves(game, root, search, moves)
+            first = _first_moves(game, root, search, moves) if first_moves else []
             x = _exact(search, root) if not first else \
                 sum(p * v for _, v, p in first) if first[0][2] is not None else \
                 (max if game.current_player(root) == 0 else min)(v for _, v, _ in first)

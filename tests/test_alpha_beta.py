@@ -40,13 +40,17 @@ def solved(path, text, *flags):
 
 
 def test_tic_tac_toe_is_a_draw_after_every_first_move_and_fewer_than_all_5478_positions_are_searched():
-    r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--json")
+    r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--json", "--moves")
     out = json.loads(r.stdout)
     assert out["method"] == "alpha-beta" and out["value"] == [0, 0]
     # every one of the nine openings draws under best play; a drawn game fills the board: 9 moves
     assert [m["value"] for m in out["first_moves"]] == [[0, 0]] * 9
     assert len(out["best_line"]) == 1 + 9
     assert out["states_searched"] < 5478  # the positions reachable in tic-tac-toe, all of which solve visits
+    alone = json.loads(run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--json").stdout)
+    # the value alone: the first moves are not each searched to their exact values
+    assert alone["value"] == [0, 0] and "first_moves" not in alone
+    assert alone["states_searched"] < out["states_searched"]
 
 
 @pytest.mark.parametrize("n", range(1, 10))
@@ -193,6 +197,7 @@ def test_alpha_beta_agrees_with_a_full_minimax_on_random_games_with_chance_and_t
     kind, ways = game.nodes[0]
     firsts = [] if kind == "end" else [c for c, _ in ways] if kind == "chance" else ways
     assert [(m, v[0]) for m, v, _ in found.first_moves] == [(c, pytest.approx(minimax(game, c, memo))) for c in firsts]
+    assert alpha_beta(game, first_moves=False).value == pytest.approx(found.value)
     s = 0
     for m, t in found.best_line:  # each move of a player keeps the value the state had
         if game.current_player(s) != -1:
