@@ -78,10 +78,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
     hint = None
     if whole_file and isinstance(e, UnexpectedToken) and e.token.type == "$END" and (
             brace := _open_bracket(text, len(text))) is not None and text[brace] == "{":
-        hint = "is a '}}' missing? The '{{' at line {}, column {} is still open".format(*_line_col(text, brace))
+        hint = _still_open(text, brace, len(text))
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (
             brace := _open_before_declaration(text, e.token.start_pos)) is not None:
-        hint = "is a '}}' missing? The '{{' at line {}, column {} is still open".format(*_line_col(text, brace))
+        hint = _still_open(text, brace, e.token.start_pos)
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (either := _after_either(text, e.token)):
         hint, where = either
         if where is not None:  # point at the word to change, not at what came after it
@@ -220,6 +220,29 @@ def _open_before_declaration(text: str, at: int) -> Optional[int]:
     if word and word.group() in DECLARATION_WORDS and brace is not None and brace < start and text[brace] == "{":
         return brace
     return None
+
+
+def _still_open(text: str, brace: int, at: int) -> str:
+    """The hint for a '{' at `brace` still open at `at`. Counting pairs the braces in between
+    innermost first, so a '}' left out inside takes the outer block's '}': where a '}' that begins a
+    line is indented otherwise than the line of the '{' it closes, that '{' is the one left open."""
+    plain, opened = _blanked(text[:at]), []
+    for i in range(brace + 1, at):
+        if plain[i] == "{":
+            opened.append(i)
+        elif plain[i] == "}" and opened:
+            o = opened.pop()
+            start = plain.rfind("\n", 0, i) + 1
+            if not plain[start:i].strip() and i - start != len(_indent(plain, o)):
+                brace = o
+                break
+    return "is a '}}' missing? The '{{' at line {}, column {} is still open".format(*_line_col(text, brace))
+
+
+def _indent(text: str, at: int) -> str:
+    """The spaces that begin the line of offset `at`."""
+    start = text.rfind("\n", 0, at) + 1
+    return re.match(r"[ \t]*", text[start:]).group()
 
 
 def _open_bracket(text: str, at: int) -> Optional[int]:

@@ -1069,6 +1069,22 @@ def test_a_block_left_open_at_the_end_of_the_file_names_the_open_brace(tmp_path)
         at_line, at_col, "is a '}' missing? The '{' at line 5, column 6 is still open"), errors.render()
 
 
+@pytest.mark.parametrize("text, line, col", [
+    # the `if`'s '}' left out: counting gives the action's '}' to the `if`, but it is indented as the action
+    ("state { moves: 0..9 = 0 }\naction step {\n    moves += 1\n    if moves > 3 { moves += 1\n}\n"
+     "turn ‸{ step }\nterminal moves == 9\nscore moves\n", 4, 18),
+    # the same at the end of the file
+    ("state { moves: 0..9 = 0 }\nterminal moves == 9\nscore moves\nturn {\n    if moves > 3 { step\n}‸", 5, 18),
+    # the blocks inside are closed as indented: the outer block is the one left open
+    ("state { moves: 0..9 = 0 }\naction step {\n    if moves > 3 {\n        moves += 1\n    }\n"
+     "turn ‸{ step }\nterminal moves == 9\nscore moves\n", 2, 13),
+])
+def test_a_brace_left_open_inside_a_block_is_found_by_the_indentation_of_the_closing_one(tmp_path, text, line, col):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.span.line, d.span.col, d.hint) == (
+        at_line, at_col, f"is a '}}' missing? The '{{' at line {line}, column {col} is still open"), errors.render()
+
+
 def test_a_syntax_error_outside_any_bracket_expects_no_closing_bracket(tmp_path):
     text = "state { moves: 0..9 = 0 }\naction step { moves += 1 }\nturn { step }\nterminal moves == 9\nscore moves\n" \
            "invariant moves in 0‸..9\n"
