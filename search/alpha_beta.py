@@ -39,18 +39,20 @@ INF = math.inf
 
 def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Optional[Callable[[int], None]] = None,
                visit: Optional[Callable] = None, first_moves: bool = True) -> Valued:
-    """The value of a two-player game whose returns add up to the same total at every end (NotConstantSum
-    otherwise), searched with alpha-beta bounds and a table of the bounds found for each state; chance
-    steps average their outcomes. A dead end (no legal move) is an end, valued by its returns.
+    """The value of a two-player game whose returns add up to the same total at every end
+    (NotConstantSum otherwise), searched with alpha-beta bounds and a table of the bounds found for
+    each state; chance steps average their outcomes. A dead end (no legal move) is an end, valued by its returns.
 
     With `first_moves`, each move of the initial state is searched to its exact value (about twice
-    the work of the initial state's value alone); below them the bounds prune. The best line takes, at each state, the first listed move as good for its mover
-    (within TIE); where it meets a chance step it draws an outcome by weight with `rng`, or stops
-    without one. A state met again on the line that leads to it raises Cycle, a line of LINE_LIMIT
-    moves or one deeper than the stack of calls Endless, and more than `max_states` states in the
-    table TooManyStates. `valued(n)` is told how many states the table holds now and then; `visit(s,
-    line)` each state as it first enters the table, `line()` giving the moves from the initial state
-    to it."""
+    the work of the initial state's value alone); below them the bounds prune. The best line takes,
+    at each state, the first listed move as good for its mover (within TIE); where it meets a
+    chance step it draws an outcome by weight with `rng`, or stops without one.
+
+    A state met again on the line that leads to it raises Cycle, a line of LINE_LIMIT moves or one
+    deeper than the stack of calls Endless, and more than `max_states` states in the table
+    TooManyStates. `valued(n)` is told how many states the table holds now and then; `visit(s,
+    line)` each state as it first enters the table, `line()` giving the moves from the initial
+    state to it."""
     if game.num_players != 2:
         raise ValueError(f"alpha-beta searches a game of two players, not {game.num_players}")
     table: dict = {}  # key -> [lower bound, upper bound, index of the best move or None] of player 0's return
@@ -153,7 +155,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
         try:
             root = game.initial_state()
             first = _first_moves(game, root, search, moves) if first_moves else []
-            x = _exact(search, root) if not first else \
+            x = search(root, -INF, INF) if not first else \
                 sum(p * v for _, v, p in first) if first[0][2] is not None else \
                 (max if game.current_player(root) == 0 else min)(v for _, v, _ in first)
             line = _best_line(game, root, search, rng)
@@ -165,10 +167,6 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     return Valued((x, t - x), line, tuple((m, (v, t - v), p) for m, v, p in first), len(table), visits)
 
 
-def _exact(search: Callable, s) -> float:
-    return search(s, -INF, INF)
-
-
 def _first_moves(game: Game, root, search: Callable, moves: list) -> list:
     """(move, player 0's exact return after it, probability or None) of each way on from root."""
     if game.is_terminal(root):
@@ -178,7 +176,7 @@ def _first_moves(game: Game, root, search: Callable, moves: list) -> list:
     out = []
     for m, p in ways:
         moves.append(m)
-        out.append((m, _exact(search, game.apply(root, m)), p))
+        out.append((m, search(game.apply(root, m), -INF, INF), p))
         moves.pop()
     return out
 
@@ -201,7 +199,7 @@ def _best_line(game: Game, root, search: Callable, rng) -> list:
         ways = game.legal_moves(s)
         if not ways:
             break
-        v = _exact(search, s)
+        v = search(s, -INF, INF)
         close = TIE * max(1.0, abs(v))
         for m in ways:
             t = game.apply(s, m)
