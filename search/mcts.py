@@ -9,7 +9,7 @@ from .budget import Budgeted, Observer, Progress, Result, draw, rollout
 
 class _Node:
     __slots__ = ("state", "player", "options", "labels", "weights", "children", "untried", "n", "w", "exact",
-                 "amaf", "best")
+                 "amaf", "best", "edges")
 
     def __init__(self, fm: Budgeted, state, rng, heuristic: Optional[str], horizon: bool = False):
         self.state = state
@@ -41,6 +41,9 @@ class _Node:
     def _arrange(self, fm: Budgeted, rng):
         self.labels = [fm.game.describe(m) for m in self.options]
         self.children: list = [None] * len(self.options)
+        # the iterations that went on from this node to each child: a child that other lines reach
+        # too (equal states share a node) has visits of its own that were no choice made here
+        self.edges = [0] * len(self.options)
         self.untried = list(range(len(self.options)))
         rng.shuffle(self.untried)
 
@@ -64,7 +67,8 @@ below the new decision's state."""
 def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_depth: Optional[int] = None,
          heuristic: Optional[str] = None, rave: float = 200.0, backup: str = "mean", horizon: str = "end",
          reuse=None, observers: Iterable[Observer] = (), progress: Optional[Progress] = None) -> Result:
-    """UCT from state until the budget is spent; the move is the root's most visited child.
+    """UCT from state until the budget is spent; the move is the root's child its iterations went
+    to most.
 
     Each iteration selects by UCB1 on values normalised to the range seen so far
     (each player maximises its own), expands one child, then evaluates it: a random
@@ -148,6 +152,7 @@ def mcts(game, state, *, budget: int, rng, c: float = math.sqrt(2), rollout_dept
                 break
             line.append((node.options[i], child.state))
             path.append(child)
+            node.edges[i] += 1
             node = child
             if fresh and path[-2].weights is None:  # past a new outcome, go on to a move after it
                 break
@@ -192,13 +197,15 @@ def _below(game, root: Optional[_Node]) -> dict:
 
 
 def _choice(root: _Node, by_best: bool) -> int:
-    """A best child when the root is solved or (by_best) by the best line found, else the most
-    visited (ties: the higher mean)."""
+    """A best child when the root is solved or (by_best) by the best line found, else the one
+    the root's iterations went to most (ties: the higher mean). A child other lines reach too
+    has visits that were not chosen from the root: counted, a move that leads where better
+    lines also go would win by their visits."""
     kids = [(i, ch) for i, ch in enumerate(root.children) if ch is not None]
     p = root.player
     if root.exact is not None or by_best:
         return max(kids, key=lambda x: (_value(x[1], True)[p], x[1].n))[0]
-    return max(kids, key=lambda x: (x[1].n, x[1].w[p] / x[1].n if x[1].n else -math.inf))[0]
+    return max(kids, key=lambda x: (root.edges[x[0]], x[1].w[p] / x[1].n if x[1].n else -math.inf))[0]
 
 
 def _value(node: _Node, best: bool) -> tuple:
