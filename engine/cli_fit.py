@@ -151,10 +151,15 @@ def cmd_fit(args) -> int:
         raise UsageError("no decisions to fit: " + (f"{', '.join(args.sources)} {hold} no rows" if args.sources
                                                      else "no game reached a decision"))
     groups = {r.get("group") for r in rows}
+    if args.by is not None and args.sources and None in groups:
+        raise UsageError(f"--by {args.by}: the rows of {', '.join(args.sources)} were recorded without --by, so they "
+                         f"have no {args.by} to group them by; record them again with --by {args.by}, or fit them "
+                         "without it")
     if args.by is not None and any(g is None or g != int(g) or g < 0 for g in groups):
         raise UsageError(f"--by {args.by}: expected whole values of 0 or more, got {sorted(groups, key=str)}")
-    fits = fit_groups([(None if r.get("group") is None else int(r["group"]),
-                        [r["features"][h] for h in features], r["final"]) for r in rows])
+    # without --by, one fit of every row, whatever groups they were recorded with
+    fits = fit_groups([(None if args.by is None else int(r["group"]), [r["features"][h] for h in features],
+                        r["final"]) for r in rows])
     out = {g: {"n": f.n, "r2": None if math.isnan(f.r2) else round(f.r2, 4), "rmse": round(f.rmse, 4),
                "bias": f.bias, "weights": dict(zip(features, f.weights))} for g, f in fits.items()}
     if args.json:

@@ -97,6 +97,26 @@ def test_fit_from_recorded_rows_prints_the_weights_as_constants_by_group(tmp_pat
                              "as the score does: `if END then SCORE else ...`), nor is any phase_now past 1\n")
 
 
+def test_rows_recorded_by_group_fit_as_one_without_by_and_rows_without_groups_refuse_by(tmp_path):
+    rules = tmp_path / "counters.rules"
+    rules.write_text(PLANE)
+    grouped, plain = tmp_path / "grouped.jsonl", tmp_path / "plain.jsonl"
+    # final = 3 a + 2 in every row, whatever its group: one fit gives it back
+    data = [(g, a, 3 * a + 2) for g, a in [(0, 0), (0, 1), (1, 2), (1, 4), (1, 5)]]
+    grouped.write_text("".join(json.dumps({"game": 1, "group": g, "features": {"a_now": a}, "final": y}) + "\n"
+                               for g, a, y in data))
+    r = run_engine("fit", rules, "--features", "a_now", "--from", grouped)
+    assert r.returncode == 0, r.stderr
+    assert "5 decisions fitted\n" in r.stdout and "const w_a_now = 300\nconst w_bias = 200\n" in r.stdout, r.stdout
+    plain.write_text("".join(json.dumps({"game": 1, "group": None, "features": {"a_now": a}, "final": y}) + "\n"
+                             for _, a, y in data))
+    r = run_engine("fit", rules, "--features", "a_now", "--by", "phase_now", "--from", plain)
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"error: --by phase_now: the rows of {plain} were recorded without --by, so they have "
+                               "no phase_now to group them by; record them again with --by phase_now, or fit them "
+                               "without it"), r.stderr
+
+
 def test_fit_never_overwrites_a_file_and_names_unknown_features(tmp_path):
     rules = tmp_path / "counters.rules"
     rules.write_text(PLANE)
