@@ -9,8 +9,9 @@ from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, 
                          check_options_apply)
 from .diagnostics import UsageError, counted
 from .outputs import new_file
+from .policy_file import POLICY_AGENT, policy_agent
 from .interrupt import first_interrupt_stops
-from .load import settings_given, titled
+from .load import parameter_values, settings_given, titled
 from .progress import ProgressBar
 from search.agents import make_agent
 from search.fit import fit_groups
@@ -63,10 +64,13 @@ def _names(given: str, game, flag: str) -> list:
 def _played(args, game, features: list) -> tuple:
     """Rows {game, group, features, final} of every decision in args.games games, and after a
     Ctrl-C the games played (else None)."""
-    try:
-        agent = make_agent(args.agent, _options(args, game, args.agent))
-    except ValueError as e:
-        raise UsageError(f"--agent {args.agent}: {e}") from None
+    if args.agent.startswith(POLICY_AGENT):  # best play, by a policy solve wrote
+        agent = policy_agent(args.agent, game, parameter_values(game), getattr(args, "start", None), "--agent")
+    else:
+        try:
+            agent = make_agent(args.agent, _options(args, game, args.agent))
+        except ValueError as e:
+            raise UsageError(f"--agent {args.agent}: {e}") from None
     check_options_apply(args, [args.agent])
     rows: list = []
     start = [0]

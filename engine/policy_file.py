@@ -50,38 +50,38 @@ POLICY_AGENT = "policy:"
 """How an --agents entry names a policy file: `policy:FILE.jsonl`."""
 
 
-def policy_agent(spec: str, game, params: dict, start: Optional[str] = None):
+def policy_agent(spec: str, game, params: dict, start: Optional[str] = None, flag: str = "--agents"):
     """The agent that plays the move a `solve --policy` file gives for each state (no forward-model
     calls). The file must hold every state the games reach: one of a whole solve of this game
     with the same parameter values (`params`, as parameter_values gives them; its first line says
     what it was solved for), not one cut short by --depth (its moves are a depth's, not a
-    state's)."""
-    path = spec[len(POLICY_AGENT):]
+    state's). Its errors name the option it was given with, `flag`."""
+    path, who = spec[len(POLICY_AGENT):], f"{flag} {spec}"
     try:
         with open(path, encoding="utf-8") as f:
             rows = f.readlines()
     except OSError as e:
-        raise UsageError(f"--agents {spec}: cannot read {path} ({e.strerror})") from None
+        raise UsageError(f"{who}: cannot read {path} ({e.strerror})") from None
     moves: dict = {}
     for n, row in enumerate(rows, 1):
-        if n == 1 and _solved_for(spec, path, row, game, params):
+        if n == 1 and _solved_for(who, path, row, game, params):
             continue
         try:
             line = json.loads(row)
             state, move = line["state"], line["move"]
         except (ValueError, KeyError, TypeError):
-            raise UsageError(f"--agents {spec}: line {n} of {path} is not a line of solve --policy "
+            raise UsageError(f"{who}: line {n} of {path} is not a line of solve --policy "
                              '({"state", "move", "value"})') from None
         if "depth" in line:
-            raise UsageError(f"--agents {spec}: {path} was written by solve --depth, whose moves are a depth's, "
+            raise UsageError(f"{who}: {path} was written by solve --depth, whose moves are a depth's, "
                              "not a state's; play takes the policy of a whole solve")
         moves[json.dumps(state, sort_keys=True)] = move
     if not moves:
-        raise UsageError(f"--agents {spec}: {path} holds no states; a policy is written by solve --policy FILE.jsonl")
-    return _PolicyAgent(spec, moves, start)
+        raise UsageError(f"{who}: {path} holds no states; a policy is written by solve --policy FILE.jsonl")
+    return _PolicyAgent(who, moves, start)
 
 
-def _solved_for(spec: str, path: str, row: str, game, params: dict) -> bool:
+def _solved_for(who: str, path: str, row: str, game, params: dict) -> bool:
     """Whether the first line of a policy file is the one that says what it was solved for (a file
     written before there was one has none); a usage error where that is another game, or other
     parameter values, than this run's."""
@@ -92,13 +92,13 @@ def _solved_for(spec: str, path: str, row: str, game, params: dict) -> bool:
     if not isinstance(about, dict) or "state" in about or "game" not in about:
         return False
     if about["game"] != game.title:
-        raise UsageError(f"--agents {spec}: {path} is the policy of '{about['game']}', not of '{game.title}'")
+        raise UsageError(f"{who}: {path} is the policy of '{about['game']}', not of '{game.title}'")
     solved = about.get("params", {})
     other = [k for k in params if k in solved and solved[k] != params[k]]
     if other:
         def said(values):
             return ", ".join(f"{k}={setting_text(values[k])}" for k in other)
-        raise UsageError(f"--agents {spec}: {path} was solved with {said(solved)}, this run plays with {said(params)}: "
+        raise UsageError(f"{who}: {path} was solved with {said(solved)}, this run plays with {said(params)}: "
                          "a policy holds the moves of the games it was solved for (--set gives it those values)")
     return True
 
@@ -106,8 +106,8 @@ def _solved_for(spec: str, path: str, row: str, game, params: dict) -> bool:
 class _PolicyAgent:
     """Plays the move its policy gives for the state; a state it lacks is a usage error."""
 
-    def __init__(self, spec: str, moves: dict, start: Optional[str] = None):
-        self.spec, self.moves, self.start = spec, moves, start
+    def __init__(self, who: str, moves: dict, start: Optional[str] = None):
+        self.who, self.moves, self.start = who, moves, start  # who: the option that named it, and its value
 
     def __call__(self, game, state, *, budget, rng, memory=None, progress=None, observers=()):
         from search.budget import Result
@@ -115,7 +115,7 @@ class _PolicyAgent:
         label = self.moves.get(shown)
         chosen = [m for m in game.legal_moves(state) if game.describe(m) == label]
         if not chosen:
-            raise UsageError(f"--agents {self.spec}: the policy has no move for a state the game reached"
+            raise UsageError(f"{self.who}: the policy has no move for a state the game reached"
                              + (f" ({label} is not legal there)" if label is not None else "")
                              + (f": the games start from --from {self.start}, and a policy holds the states a "
                                 "solve from its own start reaches" if self.start is not None else

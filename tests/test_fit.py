@@ -117,6 +117,20 @@ def test_rows_recorded_by_group_fit_as_one_without_by_and_rows_without_groups_re
                                "without it"), r.stderr
 
 
+def test_fit_plays_by_a_solved_policy_the_features_of_best_play(tmp_path):
+    rules, policy, rows = tmp_path / "counters.rules", tmp_path / "best.jsonl", tmp_path / "rows.jsonl"
+    rules.write_text(PLANE)
+    assert run_engine("solve", rules, "--policy", policy).returncode == 0
+    r = run_engine("fit", rules, "--features", "a_now", "--agent", f"policy:{policy}", "--games", "3",
+                   "--record", rows)
+    assert r.returncode == 0, r.stderr
+    # best play adds 1 to a at both steps: a is 0 then 1 at the decisions, and 2 at the end
+    recorded = [json.loads(line) for line in rows.read_text().splitlines()]
+    assert [(row["features"]["a_now"], row["final"]) for row in recorded] == [(0, 2), (1, 2)] * 3
+    r = run_engine("fit", rules, "--features", "a_now", "--agent", f"policy:{tmp_path / 'none.jsonl'}")
+    assert r.returncode == 2 and "error: --agent policy:" in r.stderr and "cannot read" in r.stderr, r.stderr
+
+
 def test_fit_never_overwrites_a_file_and_names_unknown_features(tmp_path):
     rules = tmp_path / "counters.rules"
     rules.write_text(PLANE)
