@@ -667,10 +667,10 @@ def _alpha_beta_usage(args, game) -> None:
         raise UsageError(f"--alpha-beta: searches a game of two players whose returns add up to the same at every "
                          f"end; {game.title} has {counted(game.num_players, 'player')} (solve without it values "
                          "any game)")
-    for flag in ("depth", "policy", "lines", "plot", "heuristic"):
+    for flag in ("policy", "lines", "plot"):
         if getattr(args, flag) is not None:
-            raise UsageError(f"--{flag}: cannot go with --alpha-beta, which searches whole games and only the states "
-                             "that bear on the value (solve without --alpha-beta takes it)")
+            raise UsageError(f"--{flag}: cannot go with --alpha-beta, which searches only the states that bear on "
+                             "the value (solve without --alpha-beta takes it)")
 
 
 def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot: None) -> int:
@@ -680,8 +680,10 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
     game.remember_states = False  # a state searched again with other bounds lists its moves again
     bar = ProgressBar(None, "states searched")
     try:
+        leaf = None if args.heuristic is None else \
+            (lambda s: [game.evaluate(s, args.heuristic, p) for p in range(game.num_players)])
         found = alpha_beta(game, max_states=args.max_states, rng=random.Random(args.seed), valued=bar.update,
-                           visit=visit, first_moves=args.moves)
+                           visit=visit, first_moves=args.moves, max_depth=args.depth, leaf=leaf)
     except NotConstantSum as e:
         bar.close()
         names = ", ".join(game.player_names)
@@ -705,15 +707,18 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
     if args.json:
         print(json.dumps({
             "game": game.title, "set": settings_given(game, args.set), **started_json(args), "method": "alpha-beta",
-            "states_searched": found.states, "visits": found.visits,
+            "states_searched": found.states, "visits": found.visits, "complete": found.complete,
+            **({"heuristic": args.heuristic} if args.heuristic is not None else {}),
             "value": [plain_number(v, EXACT_PLACES) for v in found.value], "players": list(game.player_names),
             "best_line": game.line_json(found.best_line, views=args.show),
             **({"first_moves": _first_moves_json(found.first_moves)} if args.moves else {}),
             "seconds": round(seconds, 3)}))
         return 0
-    print(f"{titled(game, args.set)}: solved by alpha-beta in {seconds:.2f} s")
+    done = "solved" if found.complete else f"explored to depth {args.depth}"
+    print(f"{titled(game, args.set)}: {done} by alpha-beta in {seconds:.2f} s")
     print(f"  states searched: {found.states:,} ({counted(found.visits, 'visit')}, some with other bounds)")
-    _print_value_and_line(game, found.value, found.best_line, seed=args.seed, show=args.show)
+    _print_value_and_line(game, found.value, found.best_line, cut=None if found.complete else args.depth,
+                          seed=args.seed, show=args.show, leaf=args.heuristic)
     if args.moves:
         _print_first_moves(game, found.first_moves, found.best_line)
     return 0

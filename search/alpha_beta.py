@@ -23,6 +23,7 @@ class Valued:
     first_moves: tuple  # (move, its values, probability or None) of each way on from the initial state, if asked
     states: int  # the distinct states searched (the entries of its table)
     visits: int  # the times a state was searched, again with other bounds too
+    complete: bool = True  # False when max_depth stopped a line before its end
 
 
 class NotConstantSum(Exception):
@@ -38,7 +39,8 @@ INF = math.inf
 
 
 def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Optional[Callable[[int], None]] = None,
-               visit: Optional[Callable] = None, first_moves: bool = True) -> Valued:
+               visit: Optional[Callable] = None, first_moves: bool = True, max_depth: Optional[int] = None,
+               leaf: Optional[Callable] = None) -> Valued:
     """The value of a two-player game whose returns add up to the same total at every end
     (NotConstantSum otherwise), searched with alpha-beta bounds and a table of the bounds found for
     each state; chance steps average their outcomes. A dead end (no legal move) is an end, valued by its returns.
@@ -47,6 +49,11 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     the work of the initial state's value alone); below them the bounds prune. The best line takes,
     at each state, the first listed move as good for its mover (within TIE); where it meets a
     chance step it draws an outcome by weight with `rng`, or stops without one.
+
+    With `max_depth`, the lines stop after that many steps (a chance outcome is one), where a state
+    is valued by `leaf(s)` (each player's value, whose two must add up as the returns do) or
+    without it by its returns, as solve's are; a state is then searched once for each depth it
+    is met at.
 
     A state met again on the line that leads to it raises Cycle, a line of LINE_LIMIT moves or one
     deeper than the stack of calls Endless, and more than `max_states` states in the table
@@ -59,10 +66,12 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     on_line: dict = {}  # the key of each state on the line to the one searched -> how many moves in it is
     moves: list = []  # that line's moves
     total: list = []  # [the first end's total, its returns]
+    cut: list = []  # the keys of states where max_depth stopped the lines
     visits = 0
 
-    def end(s) -> float:
-        r = tuple(game.returns(s))
+    def end(s, stop: bool = False) -> float:
+        """Player 0's return at an end (or with `stop` where the lines stop, by leaf)."""
+        r = tuple(leaf(s) if stop and leaf is not None else game.returns(s))
         t = r[0] + r[1]
         if not total:
             total[:] = [t, r]
@@ -70,17 +79,17 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
             raise NotConstantSum(total[1], r, s)
         return r[0]
 
-    def search(s, alpha: float, beta: float) -> float:
-        """Player 0's return from s under best play where it lies between alpha and beta; else a
-        bound beyond the one it passes (fail-soft)."""
+    def search(s, alpha: float, beta: float, depth: int = 0) -> float:
+        """Player 0's return from s, `depth` steps in, under best play where it lies between alpha
+        and beta; else a bound beyond the one it passes (fail-soft)."""
         nonlocal visits
-        k = game.key(s)
+        k = game.key(s) if max_depth is None else (game.key(s), depth)
         if k in on_line:
             raise Cycle(f"a state comes back after {len(moves) - on_line[k]} moves")
         visits += 1
         entry = table.get(k)
         if entry is None:
-            if len(moves) >= LINE_LIMIT:
+            if max_depth is None and len(moves) >= LINE_LIMIT:
                 raise Endless(list(moves))
             if len(table) >= max_states:
                 raise TooManyStates(max_states, list(table)[-max_states // 2:])
@@ -99,8 +108,10 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
         a0, b0 = alpha, beta
         player = None if game.is_terminal(s) else game.current_player(s)
         ways = () if player is None else game.chance_outcomes(s) if player == CHANCE else game.legal_moves(s)
-        if not ways:
-            entry[0] = entry[1] = x = end(s)
+        if not ways or max_depth is not None and depth >= max_depth:
+            if ways:
+                cut.append(k)  # a line stopped before its end
+            entry[0] = entry[1] = x = end(s, bool(ways))
             return x
         on_line[k] = len(moves)
         try:
@@ -108,13 +119,13 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
                 x = 0.0
                 for m, p in ways:
                     moves.append(m)
-                    x += p * search(game.apply(s, m), -INF, INF)
+                    x += p * search(game.apply(s, m), -INF, INF, depth + 1)
                     moves.pop()
                 entry[0] = entry[1] = x
                 return x
             first = entry[2]
             kids = [game.apply(s, m) for m in ways]
-            known = [table.get(game.key(t)) for t in kids]
+            known = [table.get(game.key(t) if max_depth is None else (game.key(t), depth + 1)) for t in kids]
             for i, e in enumerate(known):  # a child whose bound alone cuts off: enhanced transposition cutoff
                 if e is not None and (e[0] >= beta if player == 0 else e[1] <= alpha):
                     x = e[0] if player == 0 else e[1]
@@ -128,7 +139,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
             best, best_i = (-INF if player == 0 else INF), None
             for i in order:
                 moves.append(ways[i])
-                x = search(kids[i], alpha, beta)
+                x = search(kids[i], alpha, beta, depth + 1)
                 moves.pop()
                 if (x > best) if player == 0 else (x < best):
                     best, best_i = x, i
@@ -154,17 +165,17 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     try:
         try:
             root = game.initial_state()
-            first = _first_moves(game, root, search, moves) if first_moves else []
+            first = _first_moves(game, root, search, moves) if first_moves and max_depth != 0 else []
             x = search(root, -INF, INF) if not first else \
                 sum(p * v for _, v, p in first) if first[0][2] is not None else \
                 (max if game.current_player(root) == 0 else min)(v for _, v, _ in first)
-            line = _best_line(game, root, search, rng)
+            line = _best_line(game, root, search, rng, max_depth)
         except RecursionError:  # a call nested for each move of the line: too deep to follow
             raise Endless(list(moves), deep=True) from None
     finally:
         sys.setrecursionlimit(limit)
     t = total[0]
-    return Valued((x, t - x), line, tuple((m, (v, t - v), p) for m, v, p in first), len(table), visits)
+    return Valued((x, t - x), line, tuple((m, (v, t - v), p) for m, v, p in first), len(table), visits, not cut)
 
 
 def _first_moves(game: Game, root, search: Callable, moves: list) -> list:
@@ -176,17 +187,18 @@ def _first_moves(game: Game, root, search: Callable, moves: list) -> list:
     out = []
     for m, p in ways:
         moves.append(m)
-        out.append((m, search(game.apply(root, m), -INF, INF), p))
+        out.append((m, search(game.apply(root, m), -INF, INF, 1), p))
         moves.pop()
     return out
 
 
-def _best_line(game: Game, root, search: Callable, rng) -> list:
+def _best_line(game: Game, root, search: Callable, rng, max_depth: Optional[int] = None) -> list:
     """From root, the first listed move as good for its mover at each state (a chance outcome drawn
-    by weight with rng; without rng the line stops there), to an end or LINE_LIMIT moves."""
+    by weight with rng; without rng the line stops there), to an end, LINE_LIMIT moves or
+    `max_depth` steps."""
     line: list = []
     s = root
-    while len(line) < LINE_LIMIT and not game.is_terminal(s):
+    while len(line) < (LINE_LIMIT if max_depth is None else max_depth) and not game.is_terminal(s):
         player = game.current_player(s)
         if player == CHANCE:
             if rng is None:
@@ -199,11 +211,12 @@ def _best_line(game: Game, root, search: Callable, rng) -> list:
         ways = game.legal_moves(s)
         if not ways:
             break
-        v = search(s, -INF, INF)
+        depth = len(line)
+        v = search(s, -INF, INF, depth)
         close = TIE * max(1.0, abs(v))
         for m in ways:
             t = game.apply(s, m)
-            if abs(search(t, v - close, v + close) - v) <= close:
+            if abs(search(t, v - close, v + close, depth + 1) - v) <= close:
                 break
         s = t
         line.append((m, s))

@@ -64,6 +64,17 @@ def test_taking_one_or_two_the_first_player_wins_unless_the_pile_is_a_multiple_o
     assert winning == ([] if n % 3 == 0 else [f"A takes {n % 3}"])
 
 
+def test_to_a_depth_of_two_the_textbook_evaluation_of_tic_tac_toe_takes_the_centre():
+    out = json.loads(run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--depth", "2", "--heuristic",
+                                "rows", "--moves", "--json").stdout)
+    # by hand (Eval = 3 X2 + X1 - 3 O2 - O1): X in the centre, O in a corner: X has three open
+    # lines through the centre (the diagonal holds the O), O two through its corner: 3 - 2 = 1;
+    # O at an edge: X three (the column holds the O), O one: 3 - 1 = 2, so O takes a corner
+    assert out["value"] == [1, -1] and out["complete"] is False and out["heuristic"] == "rows"
+    assert [step["move"] for step in out["best_line"]][1:] == ["X at (1, 1)", "O at (0, 0)"]
+    assert out["first_moves"][4] == {"move": "X at (1, 1)", "value": [1, -1]}
+
+
 def test_a_chance_step_is_the_mean_of_its_outcomes_each_searched_whole(tmp_path):
     out = solved(tmp_path / "gamble.rules", GAMBLE, "--moves")
     # by hand: safe, then B pays the least of 1 and 3: 1; gamble: 2 in 6 lose 2, else B pays the
@@ -115,7 +126,7 @@ def test_a_game_alpha_beta_cannot_value_is_an_error_that_points_to_solve_without
 @pytest.mark.parametrize("args, message", [
     (["rules/nidavellir.rules"], "--alpha-beta: searches a game of two players whose returns add up to the same "
                                  "at every end; Nidavellir: coin trades has 1 player"),
-    (["rules/tictactoe.rules", "--depth", "3"], "--depth: cannot go with --alpha-beta"),
+    (["rules/tictactoe.rules", "--policy", "best.jsonl"], "--policy: cannot go with --alpha-beta"),
     (["rules/tictactoe.rules", "--lines", "3"], "--lines: cannot go with --alpha-beta"),
 ])
 def test_what_alpha_beta_does_not_take_is_a_usage_error(args, message):
@@ -205,3 +216,27 @@ def test_alpha_beta_agrees_with_a_full_minimax_on_random_games_with_chance_and_t
         s = t
     assert game.is_terminal(s)
     assert found.states <= len(memo)
+
+
+def minimax_to(game, s, left: int, memo) -> float:
+    """Player 0's value of s with `left` steps to go, where a state not at an end is worth its
+    number less 40 (a stand-in heuristic): every state searched."""
+    if (s, left) not in memo:
+        kind, ways = game.nodes[s]
+        memo[s, left] = ways if kind == "end" else s - 40 if left == 0 else \
+            sum(p * minimax_to(game, c, left - 1, memo) for c, p in game.chance_outcomes(s)) if kind == "chance" \
+            else (max if kind == 0 else min)(minimax_to(game, c, left - 1, memo) for c in ways)
+    return memo[s, left]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(dags(), st.integers(0, 6))
+def test_alpha_beta_to_a_depth_agrees_with_a_full_minimax_to_that_depth(game, depth):
+    found = alpha_beta(game, max_depth=depth, leaf=lambda s: (s - 40, 40 - s))
+    memo: dict = {}
+    assert found.value[0] == pytest.approx(minimax_to(game, 0, depth, memo))
+    kind, ways = game.nodes[0]
+    firsts = [] if kind == "end" or depth == 0 else [c for c, _ in ways] if kind == "chance" else ways
+    assert [(m, v[0]) for m, v, _ in found.first_moves] == \
+        [(c, pytest.approx(minimax_to(game, c, depth - 1, memo))) for c in firsts]
+    assert len(found.best_line) <= depth
