@@ -160,9 +160,13 @@ class Checker(ExpressionChecks):
         old = self.globals.get(sym.name)
         if old is not None:
             self.duplicated.add(sym.name)  # a built-in's name too: its uses are no news
-            kind = f", as {a_kind(old.kind)}" + (f" of enum {T.show(old.type)}" if old.kind == "enumval" else "")
-            self.error("duplicate", f"'{sym.name}' is already declared", sym.span,
-                       f"first declared at {old.span}{kind}; one of the two needs another name" if old.span.line
+            # the kinds are declared in turn (fields after heuristics, say): the error goes where the
+            # file names it the second time
+            first, then = (sym, old) if old.span.line and old.span.file == sym.span.file and \
+                (sym.span.line, sym.span.col) < (old.span.line, old.span.col) else (old, sym)
+            kind = f", as {a_kind(first.kind)}" + (f" of enum {T.show(first.type)}" if first.kind == "enumval" else "")
+            self.error("duplicate", f"'{sym.name}' is already declared", then.span,
+                       f"first declared at {first.span}{kind}; one of the two needs another name" if old.span.line
                        else f"'{sym.name}' is a built-in name: give this one another name")
             return
         self.globals[sym.name] = sym

@@ -2558,6 +2558,16 @@ def test_a_range_inside_a_type_that_keeps_no_value_in_it_is_a_warning(tmp_path, 
     assert "best score: 3\n" in engine_cli("solve", str(path)).stdout  # add 1 (9 would leave 0..5), add 2
 
 
+def test_a_name_declared_twice_is_an_error_at_its_second_place_in_the_file_whatever_the_kinds(tmp_path):
+    # fields are declared after heuristics: the error still goes to the heuristic, which comes later
+    text = ("state { points: 0..9 = 0 }\naction add \"add {k}\" { choose k in 1..2  points += k }\nturn { add }\n"
+            "terminal points >= 5\nscore points\nheuristic points = points\n")
+    path, errors = first_diagnostic(tmp_path, text)
+    assert [(d.code, d.message, d.span.line, d.span.col, d.hint) for d in errors.diagnostics] == [(
+        "duplicate", "'points' is already declared", 6, 11,
+        f"first declared at {path}:1:9, as a state field; one of the two needs another name")], errors.render()
+
+
 def test_a_field_named_as_a_built_in_is_one_error_at_its_declaration_not_one_per_use(tmp_path):
     found, errors = every_diagnostic(tmp_path, "state { count: int = 0 }\naction go { count += 1 }\nturn { go }\n"
                                                "terminal count == 3\nscore count * 2\n")
