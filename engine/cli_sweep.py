@@ -181,7 +181,7 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
         elif "skipped" in r:
             rows.append([swept, "skipped"])
         else:
-            cut = r["method"] == "exhaustive" and not r["complete"]
+            cut = r["method"] != "value iteration" and not r["complete"]
             value = [f"{plain_number(v)}" + (" (cut)" if cut else "") for v in r["value"]]
             value += ["-"] * (len(players) - len(value))  # players not seated with this value
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
@@ -191,7 +191,9 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
     for k in range(1, 1 + len(players)):  # the values of a column to as many places, so their points line up
         _same_places([row for row in rows if len(row) == len(heads)], k)
     print(f"{titled(game, args.set)}: solved for each value of {name}"
-          + (f", to depth {args.depth} (cut: the score where the lines stop)" if args.depth is not None else ""))
+          + (f", to depth {args.depth} (cut: the "
+             + ("score" if args.heuristic is None else f"heuristic {args.heuristic}") + " where the lines stop)"
+             if args.depth is not None else ""))
     widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k == 0 or len(row) == len(heads))])
               for k, h in enumerate(heads)]
     print("  " + "  ".join(h.rjust(w) if k else h.ljust(w) for k, (h, w) in enumerate(zip(heads, widths))))

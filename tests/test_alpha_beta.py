@@ -95,6 +95,19 @@ def test_a_sweep_names_its_states_those_searched(tmp_path):
     assert [line.split()[:3] for line in lines[2:]] == [["2", "1", "-1"], ["3", "-1", "1"]]
 
 
+def test_a_sweep_to_a_depth_marks_the_values_cut_and_names_the_heuristic(tmp_path):
+    path = tmp_path / "take.rules"
+    path.write_text(TAKE + "heuristic left for p = if p == A then pile else -pile\n")
+    r = run_engine("solve", path, "--alpha-beta", "--sweep", "n=3..4", "--depth", "1", "--heuristic", "left")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].endswith("solved for each value of n, to depth 1 (cut: the heuristic left where the lines "
+                             "stop)"), r.stdout
+    # by hand: A's move leaves the pile less 1 or 2, worth the pile to A: 3 - 1 and 4 - 1
+    assert [line.split()[:5] for line in lines[2:]] == [["3", "2", "(cut)", "-2", "(cut)"],
+                                                        ["4", "3", "(cut)", "-3", "(cut)"]], r.stdout
+
+
 @pytest.mark.parametrize("text, message", [
     ("""game "uneven"
 players A, B
