@@ -37,7 +37,7 @@ from search.alpha_beta import NotConstantSum, alpha_beta
 from search.budget import draw, sample_outcome
 from search.protocol import CHANCE
 from search.solve import LINE_LIMIT, MAX_STATES, Cycle, Endless, TooManyStates, solve
-from search.value_iteration import iterate_values
+from search.value_iteration import NoEnd, iterate_values
 
 
 class _Parser(argparse.ArgumentParser):
@@ -940,11 +940,18 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
         found.close()
         return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration "
                                                "holds every state it can reach; ")
+    except NoEnd as e:
+        found.close()
+        return _solve_failed(args, f"no end of the game can be reached from the initial state (of the "
+                             f"{counted(e.states, 'state')} it leads to, none is an end), so the scored field "
+                             f"'{game.scored_field}' is never scored: the game has no value")
     sweeps.close()
     getattr(visit, "finish", lambda: None)()
     if not fp.converged:
         grows = f" (a loop of moves that adds to the scored field '{game.scored_field}' is worth more each time " \
-            "round)" if game.splits_scored else ""
+            "round" + (f", or from {counted(fp.stuck, 'state')} of the {fp.distinct_states:,} no end can be "
+                       "reached, so what it adds there never stops" if fp.stuck else "") + ")" \
+            if game.splits_scored else ""
         return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of "
                              f"value iteration, so they are no fixed point{grows}; --depth N solves the first N moves")
     seconds = time.perf_counter() - t0

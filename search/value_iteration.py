@@ -23,9 +23,19 @@ class FixedPoint:
     converged: bool
     dead_ends: int = 0  # states that are not terminal where no move is legal, valued as ends
     first_moves: tuple = ()  # (move, its values, probability or None) of each way on from the initial state
+    stuck: int = 0  # states from which no end can be reached
 
 
 _END, _MOVE, _CHANCE = 0, 1, 2
+
+
+class NoEnd(Exception):
+    """No end can be reached from the initial state, and the game sets totals aside: its score is
+    never reached, so there is no value to find (`states`: those found)."""
+
+    def __init__(self, states: int):
+        super().__init__(f"no end can be reached from the initial state ({states:,} states)")
+        self.states = states
 
 
 def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 100_000,
@@ -99,6 +109,9 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             row.append((j, p) if chance else (j, r))
         kinds.append((_CHANCE, mean) if chance else (_MOVE, game.current_player(s)))
         links.append(tuple(row))
+    stuck = _stuck(kinds, links)
+    if banked is not None and 0 in stuck:
+        raise NoEnd(len(states))
     n = game.num_players
     zero = (0.0,) * n
     values = [v if kind == _END else zero for kind, v in kinds]
@@ -131,7 +144,24 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     if banked is not None:  # the totals added back: the initial state's, and what each first way adds
         value = plus(value, banked(root))
         first = tuple((m, plus(plus(v, r), banked(root)), p) for (m, v, p), r in zip(first, first_rewards))
-    return FixedPoint(len(states), value, line, comes_back, sweeps, change, change <= tolerance, dead, first)
+    return FixedPoint(len(states), value, line, comes_back, sweeps, change, change <= tolerance, dead, first,
+                      len(stuck))
+
+
+def _stuck(kinds: list, links: list) -> set:
+    """The states from which no end can be reached."""
+    before: list = [[] for _ in kinds]  # the states each state is a way on from
+    for i, row in enumerate(links):
+        for j, _ in row:
+            before[j].append(i)
+    reach = {i for i, (kind, _) in enumerate(kinds) if kind == _END}
+    todo = list(reach)
+    while todo:
+        for i in before[todo.pop()]:
+            if i not in reach:
+                reach.add(i)
+                todo.append(i)
+    return set(range(len(kinds))) - reach
 
 
 def _via(values: list, j: int, r: Optional[tuple]) -> tuple:
