@@ -248,7 +248,8 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 missing -= more
     actions = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"}
     chance_only = bool(actions) and actions <= missing and any(i not in missing for i in range(len(chances)))
-    return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops, chance_only)
+    return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops, chance_only,
+                               game.is_terminal(game.initial_state()))
                      + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings)
                      + endless(game.checker, ended, playouts, steps)
                      + ([] if game.dead_ends_end else

@@ -1837,6 +1837,17 @@ def test_validate_warns_of_an_action_that_never_ran_in_its_playouts(tmp_path, en
     assert "nor with another value of extra: a `require` on its way may never hold\n" in result.stderr
 
 
+def test_an_action_that_never_ran_as_the_game_ends_where_it_begins_is_told_so(tmp_path, engine_cli):
+    path = tmp_path / "over.rules"
+    path.write_text("state { n: 0..3 = 3 }\naction take \"take\" { n -= 1 }\nturn { take }\nterminal n >= 3\n"
+                    "score n\n", encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert result.returncode == 0, result.stderr
+    assert f"{path}:2:8: warning[unreached]: action 'take' never ran in 2 random playouts\n" in result.stderr
+    assert "hint: the initial state is already an end: `terminal` holds there with these parameter values, so no " \
+           "move is ever made\n" in result.stderr, result.stderr
+
+
 def test_an_action_that_never_ran_is_told_where_its_ways_were_dropped(tmp_path, engine_cli):
     # each of the 2 playouts reaches x = 0, 1, 2, 3 and 4 by step; in each of these 10 states the
     # way through jump is dropped at its require (line 3, column 22), which needs x > 20
