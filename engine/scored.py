@@ -114,15 +114,15 @@ def _names_read(ck, roots: list) -> list:
 
 
 def _score(ck, sym, is_map: bool) -> list:
-    """The score must add the field: `F + EXPR` (or `F`), with a map `F[p] + EXPR` where p is the
-    player the score is for, and EXPR must not read it."""
+    """The score must add the field: `F + EXPR` or `F - EXPR` (or `F`), with a map `F[p] + EXPR`
+    where p is the player the score is for, and EXPR must not read it."""
     score = next((d for d in ck.decls if isinstance(d, m.ScoreDecl)), None)
     if score is None:
         return []
     player = score.player.name if score.player is not None else None
     terms = _added(score.value)
-    total = next((t for t in terms if _is_total(ck, sym, t, is_map, player)), None)
-    rest = [t for t in terms if t is not total]
+    total = next((t for t, plus in terms if plus and _is_total(ck, sym, t, is_map, player)), None)
+    rest = [t for t, _ in terms if t is not total]
     if total is None:
         shown = f"{sym.name}[{player or 'p'}]" if is_map else sym.name
         return [Diagnostic("scored", f"the score must add the scored field '{sym.name}': score "
@@ -135,11 +135,12 @@ def _score(ck, sym, is_map: bool) -> list:
             for n in _names_read(ck, rest) if ck.syms.get(id(n)) is sym]
 
 
-def _added(e) -> list:
-    """The terms of a chain of `+` (`a + b + c`, however bracketed), or e alone."""
-    if isinstance(e, m.BinOp) and e.op == "+":
-        return _added(e.left) + _added(e.right)
-    return [e]
+def _added(e, plus: bool = True) -> list:
+    """(term, whether it is added) for each term of a chain of `+` and `-` (`a + b - c`, however
+    bracketed), or e alone."""
+    if isinstance(e, m.BinOp) and e.op in ("+", "-"):
+        return _added(e.left, plus) + _added(e.right, plus == (e.op == "+"))
+    return [(e, plus)]
 
 
 def _is_total(ck, sym, e, is_map: bool, player: Optional[str]) -> bool:

@@ -100,6 +100,18 @@ def test_the_score_may_add_the_total_anywhere_in_a_chain_of_additions(tmp_path):
     assert (out["best_score"], out["distinct_states"]) == (15, 4)
 
 
+def test_the_score_may_take_the_rest_away_from_the_total_but_not_the_total_from_the_rest(tmp_path):
+    # by hand: k = 2 at each of the three steps gives 2 * (1 + 2 + 3) = 12 points, less 2 * n = 6: 6,
+    # the same as the score without `scored`
+    text = STEPS.replace("score points + n", "score points - 2 * n")
+    out, plain = solved(tmp_path, text), solved(tmp_path, text.replace(" scored }", " }"))
+    assert out["best_score"] == plain["best_score"] == 6 and out["distinct_states"] == 4
+    path = tmp_path / "taken.rules"
+    path.write_text(STEPS.replace("score points + n", "score n - points"), encoding="utf-8")
+    r = run_engine("validate", path, "--playouts", "0")
+    assert r.returncode == 1 and "error[scored]: the score must add the scored field 'points'" in r.stderr, r.stderr
+
+
 def test_lines_cut_by_depth_and_valued_by_a_heuristic_keep_the_totals_in_the_state(tmp_path):
     # the heuristic squares the points, which the score does not: two states that differ only in
     # them are worth different squares, so they are not valued once
