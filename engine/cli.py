@@ -384,8 +384,8 @@ def cmd_solve(args) -> int:
     if game.splits_scored and (args.policy is not None or reads_scored(game.checker, extra)):
         game.split_scored(False)  # a policy holds each state's own move and value; an invariant, every state's
     if args.lines is not None:
-        if args.lines < 1:
-            raise UsageError(f"--lines {args.lines}: expected a positive number")
+        if args.lines < 0:
+            raise UsageError(f"--lines {args.lines}: expected 0 (the count alone) or more")
         if args.depth is not None or game.chance_decls:
             raise UsageError(f"--lines {args.lines}: lists the lines of best play of a whole game without chance "
                              + ("(--depth cuts them short)" if args.depth is not None else
@@ -569,7 +569,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
                     valued=values_bar.update, rng=random.Random(args.seed),
                     decided=policy.decided if policy is not None else None, visit=visit, leaf=leaf,
-                    lines=args.lines or 0)
+                    lines=args.lines)
     except _Broken:
         bar.close()
         values_bar.close()
@@ -635,7 +635,8 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         _print_first_moves(game, sol.first_moves, sol.best_line)
     if sol.best_lines:
         total, lines = sol.best_lines
-        print(f"  lines of best play: {total:,}" + (f", the first {len(lines):,}:" if len(lines) < total else ":"))
+        print(f"  lines of best play: {total:,}" + ("" if not lines else f", the first {len(lines):,}:"
+                                                    if len(lines) < total else ":"))
         for k, line in enumerate(lines, 1):
             print(f"    {k}. " + ", ".join(game.describe(m) for m in line))
     _print_policy(policy)

@@ -69,7 +69,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
           progress: Optional[Callable[[int, int, int], None]] = None,
           valued: Optional[Callable[[int], None]] = None, rng=None,
           decided: Optional[Callable] = None, visit: Optional[Callable] = None,
-          leaf: Optional[Callable] = None, lines: int = 0) -> Solution:
+          leaf: Optional[Callable] = None, lines: Optional[int] = None) -> Solution:
     """Count paths layer by layer, and back up values over the DAG. The best line stops at a
     chance step, or with `rng` goes on through it, each outcome drawn by its weight: one way
     the game may go under best play. With max_depth, a state the lines stop at before the game
@@ -90,7 +90,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
 
     With `lines` (a game without chance, solved whole), `best_lines` gives how many lines from
     the initial state take only moves as good for their mover as its best (every solution of a
-    puzzle), and the first `lines` of them in the order of the moves.
+    puzzle), and the first `lines` of them in the order of the moves (0: the count alone).
     """
     root = game.initial_state()
     if max_depth is None:
@@ -99,7 +99,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         paths, states, ends, outcomes = _paths_through(memo, key(root), progress)
         # with totals set aside, the ends of merged states hold what was still to come, not a return
         return Solution(paths, states, ends, outcomes if banked is None else {}, value, line, True, len(dead),
-                        _first_moves(game, root, memo, None), _best_lines(game, root, memo, lines) if lines else ())
+                        _first_moves(game, root, memo, None), _best_lines(game, root, memo, lines) if lines is not None else ())
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]

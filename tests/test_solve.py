@@ -987,10 +987,14 @@ def test_lines_counts_and_lists_every_solution_of_a_puzzle(tmp_path, n, solution
                                       for i in range(n) for j in range(i + 1, n))
     text = run_engine("solve", path, "--set", f"n={n}", "--lines", "1").stdout
     assert f"  lines of best play: {solutions}, the first 1:\n    1. {', '.join(map(str, lines[0]))}\n" in text
+    counted = run_engine("solve", path, "--set", f"n={n}", "--lines", "0", "--json").stdout
+    assert json.loads(counted)["best_lines"] == {"count": solutions, "lines": []}  # the count alone
+    assert run_engine("solve", path, "--set", f"n={n}", "--lines", "0").stdout.endswith(
+        f"  lines of best play: {solutions}\n")
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--lines", "0"], "--lines 0: expected a positive number"),
+    (["--lines", "-1"], "--lines -1: expected 0 (the count alone) or more"),
     (["--lines", "2", "--depth", "3"], "--lines 2: lists the lines of best play of a whole game without chance "
                                        "(--depth cuts them short)"),
 ])
