@@ -687,23 +687,20 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
         found = alpha_beta(game, max_states=args.max_states, rng=random.Random(args.seed), valued=bar.update,
                            visit=visit, first_moves=args.moves, max_depth=args.depth, leaf=leaf)
     except NotConstantSum as e:
-        bar.close()
         names = ", ".join(game.player_names)
         return _solve_failed(args, f"--alpha-beta: the returns ({names}) of two ends add up to different totals, "
                              f"{_returns_text(e.first)} and {_returns_text(e.other)}, so one player's gain is not "
                              "the other's loss, as alpha-beta takes it to be; solve without --alpha-beta values any "
                              "game")
     except Cycle:
-        bar.close()
         return _solve_failed(args, "--alpha-beta: a line of play comes back to a state it was in; solve without "
                              "--alpha-beta values such a game by value iteration")
     except TooManyStates as e:
-        bar.close()
         return _too_many_states(args, game, e, "")
     except Endless as e:
-        bar.close()
         return _solve_failed(args, _endless(game, args, e))
-    bar.close()
+    finally:
+        bar.close()
     getattr(visit, "finish", lambda: None)()
     seconds = time.perf_counter() - t0
     if args.json:
