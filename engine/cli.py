@@ -648,8 +648,7 @@ def _endless(game, args, e: Endless) -> str:
     begins = f"(it begins {', '.join(game.describe(m) for m in e.line[:3])}, ...)"
     if e.deep:
         return (f"a line of play goes {len(e.line):,} moves deep {begins}, deeper than solve can follow (it nests "
-                "a call for each move of a line)" + ("" if args.alpha_beta else
-                                                     "; --depth N, with N below that, solves the first N moves"))
+                "a call for each move of a line); --depth N, with N below that, solves the first N moves")
     kept = ""
     if game.scored_field is not None and not game.splits_scored:
         why = "with --policy" if args.policy is not None else "as an invariant reads it" \
@@ -657,9 +656,8 @@ def _endless(game, args, e: Endless) -> str:
         kept = (f"; the scored field '{game.scored_field}' stays in the state {why}, so a game that comes "
                 "round makes a new state each time")
     return (f"a line of play goes on for {len(e.line):,} moves without ending or coming back to a state it was in "
-            f"{begins}, so the game may never end (solve follows lines of at most {LINE_LIMIT:,} moves"
-            + (")" if args.alpha_beta else " unless --depth N is given)") + kept
-            + ("" if args.alpha_beta else "; --depth N solves the first N moves"))
+            f"{begins}, so the game may never end (solve follows lines of at most {LINE_LIMIT:,} moves unless "
+            f"--depth N is given){kept}; --depth N solves the first N moves")
 
 
 def _alpha_beta_usage(args, game) -> None:
@@ -1108,8 +1106,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--lines", type=int, metavar="N",
                    help="count the lines of best play and print the first N (every solution of a puzzle)")
     s.add_argument("--alpha-beta", action="store_true",
-                   help="two players whose returns add up to the same at every end: the value, best line and "
-                        "first moves by alpha-beta, without counting paths or states (often much faster)")
+                   help="two players whose returns add up to the same at every end: the value and a best line "
+                        "by alpha-beta (with --moves the first moves' values too), without counting paths or "
+                        "states (often much faster)")
     add_from(s)
     s.set_defaults(run=cmd_solve)
     c = sub.add_parser("check", help="play lines chosen by Hypothesis; check invariants and built-in properties")
