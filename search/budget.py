@@ -34,7 +34,7 @@ class Result:
     first_best_at: int  # forward-model calls spent when best_score was first reached
     improvements: tuple  # ((fm_calls, score), ...) each time the best score rose
     memory: object = None  # what the algorithm hands its next decision (rhea's shift buffer)
-    cut: int = 0  # random lines stopped after ROLLOUT_MOST moves without an end, valued as they stood
+    cut: int = 0  # random lines stopped after ROLLOUT_MOST moves without an end
 
 
 class Budgeted:

@@ -47,7 +47,9 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     than `tolerance`: each player maximises its own return, chance averages.
 
     Values start at 0, so a line that never ends is worth 0 to every player. An end, or a
-    state with no legal moves, is worth its returns.
+    state with no legal moves, is worth its returns. A game that sets totals aside from whose
+    initial state no end can be reached raises NoEnd before any sweep (its values would only grow
+    or shrink); `stuck` counts the states from which no end can be reached.
 
     A game with `future_key` and `banked` (see search/protocol.py) is iterated over its future
     keys: each step is worth what it adds to the totals, and an end its returns less its totals,
