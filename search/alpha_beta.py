@@ -92,7 +92,8 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
             if max_depth is None and len(moves) >= LINE_LIMIT:
                 raise Endless(list(moves))
             if len(table) >= max_states:
-                raise TooManyStates(max_states, list(table)[-max_states // 2:])
+                last = list(table)[-max_states // 2:]
+                raise TooManyStates(max_states, last if max_depth is None else [key for key, _ in last])
             entry = table[k] = [-INF, INF, None]
             if visit is not None:
                 visit(s, lambda: list(moves))

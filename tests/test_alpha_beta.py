@@ -253,3 +253,11 @@ def test_alpha_beta_to_a_depth_agrees_with_a_full_minimax_to_that_depth(game, de
     assert [(m, v[0]) for m, v, _ in found.first_moves] == \
         [(c, pytest.approx(minimax_to(game, c, depth - 1, memo))) for c in firsts]
     assert len(found.best_line) <= depth
+
+
+@pytest.mark.parametrize("depth", [[], ["--depth", "5", "--heuristic", "rows"]])
+def test_more_states_than_max_states_stop_it_naming_the_fields_that_vary(depth):
+    r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--max-states", "100", *depth)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "more than 100 states and not solved yet" in r.stderr
+    assert "the fields with the most values in the 50 states found last: marks 50 values" in r.stderr, r.stderr
