@@ -99,7 +99,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         paths, states, ends, outcomes = _paths_through(memo, key(root), progress)
         # with totals set aside, the ends of merged states hold what was still to come, not a return
         return Solution(paths, states, ends, outcomes if banked is None else {}, value, line, True, len(dead),
-                        _first_moves(game, root, memo, None), _best_lines(game, root, memo, lines) if lines is not None else ())
+                        _first_moves(game, root, memo, None),
+                        _best_lines(game, root, memo, lines) if lines is not None else ())
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
