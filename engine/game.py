@@ -694,6 +694,8 @@ class CompiledGame:
                 values.add(s[i])
         out = []
         for name, values in zip(self.field_names, seen):
+            if self.splits_scored and name == self.scored_field:
+                continue  # set aside: the states do not differ by it, whatever their first paths left in it
             ints = bool(values) and all(type(v) is int for v in values)
             out.append((name, len(values), min(values) if ints else None, max(values) if ints else None))
         out.sort(key=lambda x: -x[1])

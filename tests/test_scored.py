@@ -234,18 +234,19 @@ score t
     assert [m["value"] for m in out["first_moves"]] == [[-5], [-3]]
 
 
-def unsolved(path, text: str) -> str:
-    """Write text to path; solve must fail on it with exit status 1 and no traceback: its stderr."""
+def unsolved_with(path, text: str, *flags) -> str:
+    """Write text to path; solve (with flags) must fail on it with exit status 1 and no traceback:
+    its stderr."""
     path.write_text(text, encoding="utf-8")
-    r = run_engine("solve", path)
+    r = run_engine("solve", path, *flags)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     return r.stderr
 
 
 def test_a_loop_that_adds_to_a_scored_total_has_no_fixed_point_and_the_error_says_why(tmp_path):
-    stderr = unsolved(tmp_path / "grow.rules", "state { pts: int = 0 scored  done: bool = no }\n"
-                      "action stay \"stay\" { pts += 1 }\naction stop \"stop\" { done = yes }\n"
-                      "turn { either { stay } or { stop } }\nterminal done\nscore pts\n")
+    stderr = unsolved_with(tmp_path / "grow.rules", "state { pts: int = 0 scored  done: bool = no }\n"
+                           "action stay \"stay\" { pts += 1 }\naction stop \"stop\" { done = yes }\n"
+                           "turn { either { stay } or { stop } }\nterminal done\nscore pts\n")
     assert "so they are no fixed point (a loop of moves that adds to the scored field 'pts' is worth more each " \
            "time round); --depth N solves the first N moves" in stderr, stderr
 
@@ -253,9 +254,9 @@ def test_a_loop_that_adds_to_a_scored_total_has_no_fixed_point_and_the_error_say
 def test_a_start_from_which_no_end_can_be_reached_is_an_error_at_once_not_after_every_sweep(tmp_path):
     # x goes round 1, 2, 3, 1, ... and never reaches 0: three states, none an end
     path = tmp_path / "round.rules"
-    stderr = unsolved(path, "state { x: 0..3 = 1  presses: int = 0 scored }\n"
-                      "action step \"step\" { x = if x == 3 then 1 else x + 1  presses -= 1 }\n"
-                      "turn { step }\nterminal x == 0\nscore presses\n")
+    stderr = unsolved_with(path, "state { x: 0..3 = 1  presses: int = 0 scored }\n"
+                           "action step \"step\" { x = if x == 3 then 1 else x + 1  presses -= 1 }\n"
+                           "turn { step }\nterminal x == 0\nscore presses\n")
     assert stderr == f"error: {path}: no end of the game can be reached from the initial state (of the 3 states it " \
                      "leads to, none is an end), so the scored field 'presses' is never scored: the game has no " \
                      "value\n", stderr
@@ -263,12 +264,20 @@ def test_a_start_from_which_no_end_can_be_reached_is_an_error_at_once_not_after_
 
 def test_states_that_cannot_reach_an_end_are_named_when_the_values_do_not_settle(tmp_path):
     # stop ends the game; go enters a loop 1, 2, 1, ... that takes one off each time and never ends
-    stderr = unsolved(tmp_path / "trap.rules", "state { x: 0..3 = 0  t: int = 0 scored }\n"
-                      "action stop \"stop\" { require x == 0  x = 3 }\n"
-                      "action go \"go\" { require x < 3  x = if x == 1 then 2 else 1  t -= 1 }\n"
-                      "turn { either { stop } or { go } }\nterminal x == 3\nscore t\n")
+    stderr = unsolved_with(tmp_path / "trap.rules", "state { x: 0..3 = 0  t: int = 0 scored }\n"
+                           "action stop \"stop\" { require x == 0  x = 3 }\n"
+                           "action go \"go\" { require x < 3  x = if x == 1 then 2 else 1  t -= 1 }\n"
+                           "turn { either { stop } or { go } }\nterminal x == 3\nscore t\n")
     assert "(a loop of moves that adds to the scored field 't' is worth more each time round, or from 2 states " \
            "of the 4 no end can be reached, so what it adds there never stops)" in stderr, stderr
+
+
+def test_too_many_states_names_the_fields_that_vary_but_not_a_scored_total_set_aside(tmp_path):
+    # a walk to 40 that takes one off the total a step: the states are the places x, whatever t
+    stderr = unsolved_with(tmp_path / "walk.rules", "state { x: 0..40 = 0  t: int = 0 scored }\n"
+                           "action step \"step {d}\" { choose d in [-1, 1] where x + d >= 0  x += d  t -= 1 }\n"
+                           "turn { step }\nterminal x == 40\nscore t\n", "--max-states", "10")
+    assert "the fields with the most values in the 5 states found last: x 5 values (5..9); " in stderr, stderr
 
 
 def test_stats_counts_states_less_their_totals_so_the_depths_of_a_looping_game_are_seen_to_repeat(tmp_path):
