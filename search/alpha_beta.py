@@ -11,7 +11,7 @@ import attrs
 
 from .budget import draw
 from .protocol import CHANCE, Game
-from .solve import LINE_LIMIT, MAX_STATES, TIE, Cycle, Endless, TooManyStates
+from .solve import LINE_LIMIT, MAX_STATES, TIE, Cycle, Endless, TooManyStates, has_move
 
 
 @attrs.frozen
@@ -21,8 +21,8 @@ class Valued:
     value: tuple  # returns per player under best play (expectation at chance steps)
     best_line: list  # [(move, state)] from the initial state
     first_moves: tuple  # (move, its values, probability or None) of each way on from the initial state, if asked
-    states: int  # the distinct states searched (the entries of its table)
-    visits: int  # the times a state was searched, again with other bounds too
+    states: int  # the distinct states searched (the entries of its table; with max_depth, of each depth's table)
+    visits: int  # the times a state was searched, again with other bounds too (at each depth too)
     complete: bool = True  # False when max_depth stopped a line before its end
 
 
@@ -53,7 +53,9 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     With `max_depth`, the lines stop after that many steps (a chance outcome is one), where a state
     is valued by `leaf(s)` (each player's value, whose two must add up as the returns do) or
     without it by its returns, as solve's are; a state is then searched once for each depth it
-    is met at.
+    is met at. The search goes to depth 1, then 2, and so on to max_depth (iterative deepening),
+    each trying first at each state the move that was best the depth before: the bounds then prune
+    more of the deepest search than the shallower ones cost.
 
     A state met again on the line that leads to it raises Cycle, a line of LINE_LIMIT moves or one
     deeper than the stack of calls Endless, and more than `max_states` states in the table
@@ -63,11 +65,14 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     if game.num_players != 2:
         raise ValueError(f"alpha-beta searches a game of two players, not {game.num_players}")
     table: dict = {}  # key -> [lower bound, upper bound, index of the best move or None] of player 0's return
+    hints: dict = {}  # with max_depth: a state's key -> the index of its best move at the depth before
     on_line: dict = {}  # the key of each state on the line to the one searched -> how many moves in it is
     moves: list = []  # that line's moves
     total: list = []  # [the first end's total, its returns]
     cut: list = []  # the keys of states where max_depth stopped the lines
     visits = 0
+    states = 0  # the entries of the tables of the shallower depths
+    deepest = max_depth  # max_depth is the depth of the search under way
 
     def end(s, stop: bool = False) -> float:
         """Player 0's return at an end (or with `stop` where the lines stop, by leaf)."""
@@ -108,11 +113,14 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
             alpha, beta = max(alpha, lo), min(beta, hi)
         a0, b0 = alpha, beta
         player = None if game.is_terminal(s) else game.current_player(s)
-        ways = () if player is None else game.chance_outcomes(s) if player == CHANCE else game.legal_moves(s)
-        if not ways or max_depth is not None and depth >= max_depth:
-            if ways:
+        if max_depth is not None and depth >= max_depth:  # where the lines stop: the ways on are not listed
+            if on := player is not None and (player == CHANCE or has_move(game, s)):
                 cut.append(k)  # a line stopped before its end
-            entry[0] = entry[1] = x = end(s, bool(ways))
+            entry[0] = entry[1] = x = end(s, on)
+            return x
+        ways = () if player is None else game.chance_outcomes(s) if player == CHANCE else game.legal_moves(s)
+        if not ways:
+            entry[0] = entry[1] = x = end(s)
             return x
         on_line[k] = len(moves)
         try:
@@ -124,7 +132,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
                     moves.pop()
                 entry[0] = entry[1] = x
                 return x
-            first = entry[2]
+            first = entry[2] if entry[2] is not None or max_depth is None else hints.get(k[0])
             kids = [game.apply(s, m) for m in ways]
             known = [table.get(game.key(t) if max_depth is None else (game.key(t), depth + 1)) for t in kids]
             for i, e in enumerate(known):  # a child whose bound alone cuts off: enhanced transposition cutoff
@@ -159,6 +167,8 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
         else:
             entry[0] = entry[1] = best
         entry[2] = best_i
+        if max_depth is not None and deepest != max_depth:
+            hints[k[0]] = best_i
         return best
 
     limit = sys.getrecursionlimit()
@@ -166,6 +176,12 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     try:
         try:
             root = game.initial_state()
+            for max_depth in range(1, deepest or 0):  # the shallower depths, for the order of the moves
+                search(root, -INF, INF)
+                states += len(table)
+                table.clear()
+                cut.clear()
+            max_depth = deepest
             first = _first_moves(game, root, search, moves) if first_moves and max_depth != 0 else []
             x = search(root, -INF, INF) if not first else \
                 sum(p * v for _, v, p in first) if first[0][2] is not None else \
@@ -176,7 +192,8 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     finally:
         sys.setrecursionlimit(limit)
     t = total[0]
-    return Valued((x, t - x), line, tuple((m, (v, t - v), p) for m, v, p in first), len(table), visits, not cut)
+    return Valued((x, t - x), line, tuple((m, (v, t - v), p) for m, v, p in first), states + len(table), visits,
+                  not cut)
 
 
 def _first_moves(game: Game, root, search: Callable, moves: list) -> list:

@@ -115,7 +115,7 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
                 terminal_paths += count
                 outcomes[game.returns(s)] += count
                 continue
-            if not _has_ways(game, s):
+            if not _has_ways(game, s, listed=depth < max_depth):
                 terminal_paths += count
                 outcomes[game.returns(s)] += count
                 continue
@@ -199,9 +199,20 @@ def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int], leaf: O
                  if isinstance(e, tuple))
 
 
-def _has_ways(game: Game, s) -> bool:
-    """Whether a state that is not terminal goes on: chance moves there, or a move is legal."""
-    return game.current_player(s) == CHANCE or bool(game.legal_moves(s))
+def _has_ways(game: Game, s, listed: bool = True) -> bool:
+    """Whether a state that is not terminal goes on: chance moves there, or a move is legal (found
+    without listing the moves unless they are `listed` already)."""
+    return game.current_player(s) == CHANCE or (bool(game.legal_moves(s)) if listed else has_move(game, s))
+
+
+def has_move(game: Game, s) -> bool:
+    """Whether a player to move at s has a legal move: found without listing them all where the game
+    can stop at the first (`legal_moves_within`), as at the states where the lines stop at a depth."""
+    within = getattr(game, "legal_moves_within", None)
+    if within is None:
+        return bool(game.legal_moves(s))
+    got = within(s, 0)
+    return got is None or bool(got)
 
 
 def _children(game: Game, s) -> list:
@@ -255,10 +266,13 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             visit(s, lambda: list(moves))
         # the player to move and the ways on, each asked of the game once
         player = None if game.is_terminal(s) else game.current_player(s)
-        ways = () if player is None else game.chance_outcomes(s) if player == CHANCE else game.legal_moves(s)
+        if max_depth is not None and depth >= max_depth:  # where the lines stop: the ways on are not listed
+            ways = player is not None and (player == CHANCE or has_move(game, s))
+        else:
+            ways = () if player is None else game.chance_outcomes(s) if player == CHANCE else game.legal_moves(s)
         if player is not None and not ways:
             dead.add(k if max_depth is None else k[0])
-        if not ways or (max_depth is not None and depth >= max_depth):  # an end, or where the lines stop
+        if not ways or ways is True:  # an end, or where the lines stop
             v = tuple(game.returns(s)) if not ways or leaf is None else tuple(leaf(s))
             memo[k] = (v if banked is None else less(v, banked(s)), None, 0, (), k)
             return v, 0, k

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import run_engine
 from engine import load_game
 from search.alpha_beta import alpha_beta
+from search.solve import solve
 
 TAKE = """game "take one or two"
 players A, B
@@ -149,12 +150,13 @@ def test_what_alpha_beta_does_not_take_is_a_usage_error(args, message):
 
 class Dag:
     """A random two-player game as a DAG over nodes 0..n-1 (moves lead to higher nodes only): each
-    node is an end worth `v` to player 0 and -v to player 1, a chance node or a player's node."""
+    node is an end worth `v` to player 0 and -v to player 1, a chance node or a player's node (a
+    dead end, with no move, is worth its `v` too)."""
 
     num_players = 2
 
     def __init__(self, nodes: list):
-        self.nodes = nodes  # ("end", v) | ("chance", [(child, weight)]) | (player, [child, ...])
+        self.nodes = nodes  # ("end", v) | ("chance", [(child, weight)]) | (player, [child, ...]) | (player, [], v)
 
     def initial_state(self):
         return 0
@@ -177,10 +179,19 @@ class Dag:
         return m
 
     def returns(self, s):
-        return (self.nodes[s][1], -self.nodes[s][1])
+        v = self.nodes[s][-1]
+        return (v, -v)
 
     def key(self, s):
         return s
+
+
+class StoppingDag(Dag):
+    """A Dag that can stop listing its moves past a limit, as the engine's games can."""
+
+    def legal_moves_within(self, s, limit: int):
+        moves = self.legal_moves(s)
+        return None if len(moves) > limit else moves
 
 
 @st.composite
@@ -196,17 +207,19 @@ def dags(draw):
         elif kind == "chance":
             nodes.append(("chance", draw(st.lists(st.tuples(later, st.integers(1, 3)), min_size=1, max_size=3,
                                                   unique_by=lambda cw: cw[0]))))
+        elif draw(st.integers(0, 9)) == 0:
+            nodes.append((kind, [], draw(st.integers(-9, 9))))
         else:
             nodes.append((kind, draw(st.lists(later, min_size=1, max_size=4, unique=True))))
     nodes.append(("end", draw(st.integers(-9, 9))))
-    return Dag(nodes)
+    return draw(st.sampled_from([Dag, StoppingDag]))(nodes)
 
 
 def minimax(game, s, memo) -> float:
     """Player 0's value of s, every node searched: the reference alpha-beta must agree with."""
     if s not in memo:
-        kind, ways = game.nodes[s]
-        memo[s] = ways if kind == "end" else \
+        kind, ways = game.nodes[s][:2]
+        memo[s] = game.returns(s)[0] if kind == "end" or not ways else \
             sum(p * minimax(game, c, memo) for c, p in game.chance_outcomes(s)) if kind == "chance" else \
             (max if kind == 0 else min)(minimax(game, c, memo) for c in ways)
     return memo[s]
@@ -218,7 +231,7 @@ def test_alpha_beta_agrees_with_a_full_minimax_on_random_games_with_chance_and_t
     found = alpha_beta(game, rng=random.Random(1))
     memo: dict = {}
     assert found.value[0] == pytest.approx(minimax(game, 0, memo)) and found.value[1] == pytest.approx(-found.value[0])
-    kind, ways = game.nodes[0]
+    kind, ways = game.nodes[0][:2]
     firsts = [] if kind == "end" else [c for c, _ in ways] if kind == "chance" else ways
     assert [(m, v[0]) for m, v, _ in found.first_moves] == [(c, pytest.approx(minimax(game, c, memo))) for c in firsts]
     assert alpha_beta(game, first_moves=False).value == pytest.approx(found.value)
@@ -227,16 +240,16 @@ def test_alpha_beta_agrees_with_a_full_minimax_on_random_games_with_chance_and_t
         if game.current_player(s) != -1:
             assert minimax(game, t, memo) == pytest.approx(minimax(game, s, memo))
         s = t
-    assert game.is_terminal(s)
+    assert game.is_terminal(s) or not game.legal_moves(s)  # an end, or a dead end
     assert found.states <= len(memo)
 
 
 def minimax_to(game, s, left: int, memo) -> float:
-    """Player 0's value of s with `left` steps to go, where a state not at an end is worth its
-    number less 40 (a stand-in heuristic): every state searched."""
+    """Player 0's value of s with `left` steps to go, where a state not at an end (nor a dead end) is
+    worth its number less 40 (a stand-in heuristic): every state searched."""
     if (s, left) not in memo:
-        kind, ways = game.nodes[s]
-        memo[s, left] = ways if kind == "end" else s - 40 if left == 0 else \
+        kind, ways = game.nodes[s][:2]
+        memo[s, left] = game.returns(s)[0] if kind == "end" or not ways else s - 40 if left == 0 else \
             sum(p * minimax_to(game, c, left - 1, memo) for c, p in game.chance_outcomes(s)) if kind == "chance" \
             else (max if kind == 0 else min)(minimax_to(game, c, left - 1, memo) for c in ways)
     return memo[s, left]
@@ -248,7 +261,15 @@ def test_alpha_beta_to_a_depth_agrees_with_a_full_minimax_to_that_depth(game, de
     found = alpha_beta(game, max_depth=depth, leaf=lambda s: (s - 40, 40 - s))
     memo: dict = {}
     assert found.value[0] == pytest.approx(minimax_to(game, 0, depth, memo))
-    kind, ways = game.nodes[0]
+    solved = solve(game, max_depth=depth, leaf=lambda s: (s - 40, 40 - s))
+    assert solved.value[0] == pytest.approx(found.value[0])
+    layer, reached = {0}, {0}
+    for _ in range(depth):  # the states within `depth` steps of the start
+        layer = {c for s in layer if game.nodes[s][0] != "end"
+                 for c in (game.legal_moves(s) if game.nodes[s][0] != "chance" else [c for c, _ in game.nodes[s][1]])}
+        reached |= layer
+    assert solved.dead_ends == sum(1 for s in reached if game.nodes[s][0] in (0, 1) and not game.nodes[s][1])
+    kind, ways = game.nodes[0][:2]
     firsts = [] if kind == "end" or depth == 0 else [c for c, _ in ways] if kind == "chance" else ways
     assert [(m, v[0]) for m, v, _ in found.first_moves] == \
         [(c, pytest.approx(minimax_to(game, c, depth - 1, memo))) for c in firsts]
