@@ -600,8 +600,12 @@ class Checker(ExpressionChecks):
             for side, lab in zip(sides, entry.labels):
                 if lab.name == "_":
                     continue
-                if lab.name not in labels:
-                    self.unknown(f"value of {d.labels.name}", lab.name, lab.span, list(labels) + ["_"])
+                if lab.name not in labels and did_you_mean(lab.name, list(labels)) is None:
+                    self.error("unknown-name", f"unknown value of {d.labels.name} '{lab.name}'", lab.span,
+                               f"a side carries {'one of ' if len(labels) > 1 else ''}{', '.join(labels)}, or `_` for "
+                               "nothing")
+                elif lab.name not in labels:
+                    self.unknown(f"value of {d.labels.name}", lab.name, lab.span, list(labels))
                 labelled.add(side)
             seen: dict = {}
             for g in entry.groups or ():

@@ -77,7 +77,7 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         msg = f"unexpected character {got}"
     hint = None
     if whole_file and isinstance(e, UnexpectedToken) and e.token.type == "$END" and (
-            brace := _open_bracket(text, len(text))) is not None and text[brace] == "{":
+            brace := _open_bracket(text, len(text))) is not None:
         hint = _still_open(text, brace, len(text))
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (
             brace := _open_before_declaration(text, e.token.start_pos)) is not None:
@@ -212,20 +212,27 @@ def _blanked(text: str) -> str:
 
 
 def _open_before_declaration(text: str, at: int) -> Optional[int]:
-    """Where a '{' still open at `at` begins, when `at` is on a line that begins (unindented) with
-    a declaration's keyword below that brace: a block above was not closed."""
+    """Where a bracket still open at `at` begins, when `at` is on a line that begins (unindented)
+    with a declaration's keyword below that bracket: a block or a bracket above was not closed."""
     start = text.rfind("\n", 0, at) + 1
-    word = re.match(r"[a-z]+\b", text[start:at + 1])
+    word = re.match(r"[a-z]+\b", text[start:])
     brace = _open_bracket(text, at)
-    if word and word.group() in DECLARATION_WORDS and brace is not None and brace < start and text[brace] == "{":
+    if word and word.group() in DECLARATION_WORDS and brace is not None and brace < start:
         return brace
     return None
 
 
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+
+
 def _still_open(text: str, brace: int, at: int) -> str:
-    """The hint for a '{' at `brace` still open at `at`. Counting pairs the braces in between
-    innermost first, so a '}' left out inside takes the outer block's '}': where a '}' that begins a
-    line is indented otherwise than the line of the '{' it closes, that '{' is the one left open."""
+    """The hint for a bracket at `brace` still open at `at`. For a '{', counting pairs the braces in
+    between innermost first, so a '}' left out inside takes the outer block's '}': where a '}' that
+    begins a line is indented otherwise than the line of the '{' it closes, that '{' is the one left
+    open."""
+    if text[brace] != "{":
+        return "is a '{}' missing? The '{}' at line {}, column {} is still open".format(
+            _CLOSING[text[brace]], text[brace], *_line_col(text, brace))
     plain, opened = _blanked(text[:at]), []
     for i in range(brace + 1, at):
         if plain[i] == "{":
@@ -311,6 +318,11 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
             for w in re.finditer(r"[A-Za-z_]\w*", line_before[start.end():]):
                 if w.group() != near and did_you_mean(w.group(), [near]) == near:
                     return f"`{w.group()}` (column {start.end() + w.start() + 1}) may be `{near}`"
+    if _declaration_word(text, at) == "tiles":
+        if got == "," and re.search(r"[)}]\s*$", line_before):
+            return "a tiles declaration takes one entry a line, without commas between them"
+        if got == "{" and (word := re.search(r"\)\s*(\w+)\s*$", line_before)):
+            return f"`{word.group(1)}` may be `groups`: name = (label, ...) groups {{side, ...}}, {{side, ...}}"
     if len(got) == 1 and not got.isascii() and got.isalnum():  # Ä, or a Cyrillic о that looks like an o
         return (f"names are written with the letters a-z and A-Z, digits and _; this is "
                 f"{unicodedata.name(got, 'U+%04X' % ord(got)).lower()}")

@@ -1062,6 +1062,19 @@ def test_a_declaration_inside_a_block_left_open_names_the_open_brace(tmp_path, t
         at_line, at_col, "is a '}' missing? The '{' at line 2, column 13 is still open"), errors.render()
 
 
+@pytest.mark.parametrize("text, hint", [
+    ("state { moves: 0..9 = 0 }\nconst far = [1, 2\n‸action step { moves += 1 }\nturn { step }\nterminal moves == 9\n"
+     "score moves\n", "is a ']' missing? The '[' at line 2, column 13 is still open"),
+    ("state { moves: 0..9 = 0 }\ndef f(x) = all(x > k\n    for k in 0..3\n‸action step { moves += 1 }\n"
+     "turn { step }\nterminal moves == 9\nscore moves\n", "is a ')' missing? The '(' at line 2, column 15 is still open"),
+    ("state { moves: 0..9 = 0 }\naction step { moves += 1 }\nturn { step }\nscore moves\nterminal (moves == 9‸",
+     "is a ')' missing? The '(' at line 5, column 10 is still open"),
+])
+def test_a_bracket_left_open_names_where_it_opened(tmp_path, text, hint):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, hint), errors.render()
+
+
 def test_a_block_left_open_at_the_end_of_the_file_names_the_open_brace(tmp_path):
     text = "state { moves: 0..9 = 0 }\naction step { moves += 1 }\nterminal moves == 9\nscore moves\nturn {\n    step‸"
     d, (at_line, at_col), errors = first_at_marker(tmp_path, text)

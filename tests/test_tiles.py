@@ -179,6 +179,18 @@ def test_bad_tile_sets_and_board_calls_are_diagnostics_at_their_place(tmp_path, 
     assert (d.code, d.span.line, d.span.col) == (code, line, col), shown
 
 
+@pytest.mark.parametrize("extra,hint", [
+    ("tiles P: Side -> Kind { a = (road, _, none, _) }", "a side carries one of road, rail, or `_` for nothing"),
+    ("tiles P: Side -> Kind {\n    a = (road, _, road, _),\n    b = (road, road, _, _)\n}",
+     "a tiles declaration takes one entry a line, without commas between them"),
+    ("tiles P: Side -> Kind { a = (road, road, road, road) group {N, S}, {E, W} }",
+     "`group` may be `groups`: name = (label, ...) groups {side, ...}, {side, ...}"),
+])
+def test_a_tile_entry_written_as_elsewhere_is_told_how_it_is_written(tmp_path, extra, hint):
+    d, shown = first_diagnostic(tmp_path / "game.rules", BASE + extra + TAIL)
+    assert d.hint == hint, shown
+
+
 @pytest.mark.parametrize("typo,where", [
     ("tiles Piece: Side -> Knd {", [(4, 22)]),
     ("tiles Piece: Sid -> Knd {", [(4, 14), (4, 21)]),
