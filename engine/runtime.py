@@ -282,16 +282,18 @@ class Grid:
 
 
 class HexGrid:
-    """Pointy-topped hexes at offset coordinates (row, col), given cell by cell.
+    """Pointy-topped hexes at coordinates (row, col), given cell by cell.
 
     In the "even-r" layout the even rows are shifted half a hex to the right, in
-    "odd-r" the odd rows (Red Blob Games' names). Neighbours are the six hexes
-    around a cell that are in the grid, clockwise from the north-east.
+    "odd-r" the odd rows (offset coordinates); in "axial" each row is shifted half a
+    hex right of the one above, so that a square of cells is a rhombus (Red Blob
+    Games' names). Neighbours are the six hexes around a cell that are in the grid,
+    clockwise from the north-east.
     """
 
     __slots__ = ("layout", "cells", "_set", "_near")
 
-    LAYOUTS = ("even-r", "odd-r")
+    LAYOUTS = ("even-r", "odd-r", "axial")
 
     def __init__(self, cells, layout: str):
         self.layout = layout
@@ -301,10 +303,14 @@ class HexGrid:
 
     def _axial(self, cell) -> tuple:
         r, c = cell
+        if self.layout == "axial":
+            return c, r
         return (c - (r + (r & 1)) // 2 if self.layout == "even-r" else c - (r - (r & 1)) // 2, r)
 
     def _cell(self, qr: tuple):
         q, r = qr
+        if self.layout == "axial":
+            return Cell((r, q))
         return Cell((r, q + (r + (r & 1)) // 2 if self.layout == "even-r" else q + (r - (r & 1)) // 2))
 
     # axial steps clockwise from the north-east: NE, E, SE, SW, W, NW

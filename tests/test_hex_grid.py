@@ -302,3 +302,31 @@ def test_the_seven_lakes_of_the_scythe_board_are_seven_components():
     assert components(board, [cell(*xy) for xy in lakes]) == tuple(frozenset({c}) for c in in_rows)
     land = [cell(*xy) for xy, kind in SCYTHE_CELLS.items() if kind not in ("lake",) and not kind.startswith("home")]
     assert len(land) == 47 - 7 and len(components(board, land)) == 1  # the land is one piece
+
+
+# --- axial, worked out by hand: the 3 x 3 rhombus of a Hex board -------------------------------
+# Each row is shifted half a hex right of the one above:
+#
+#   row 0: (0,0) (1,0) (2,0)
+#   row 1:    (0,1) (1,1) (2,1)
+#   row 2:       (0,2) (1,2) (2,2)
+#
+# Hex's rule (row r, col c touches (r, c-1), (r, c+1), (r-1, c), (r+1, c), (r-1, c+1), (r+1, c-1)),
+# written (col, row): NE (c+1,r-1) E (c+1,r) SE (c,r+1) SW (c-1,r+1) W (c-1,r) NW (c,r-1)
+
+
+def test_axial_neighbours_are_those_of_a_hex_board_worked_by_hand():
+    g = grid(BLOCK, "axial")
+    assert g.neighbours(cell(1, 1)) == tuple(
+        cell(*xy) for xy in [(2, 0), (2, 1), (1, 2), (0, 2), (0, 1), (1, 0)])
+    # the acute corners touch two cells, the obtuse ones three
+    assert g.neighbours(cell(0, 0)) == (cell(1, 0), cell(0, 1))
+    assert g.neighbours(cell(2, 2)) == (cell(1, 2), cell(2, 1))  # W, NW
+    assert g.neighbours(cell(2, 0)) == (cell(2, 1), cell(1, 1), cell(1, 0))  # SE, SW, W
+    assert g.neighbours(cell(0, 2)) == (cell(1, 1), cell(1, 2), cell(0, 1))  # NE, E, NW
+
+
+def test_the_short_diagonal_of_an_axial_rhombus_is_one_chain_and_the_long_one_is_not():
+    g = grid(BLOCK, "axial")
+    assert len(components(g, [cell(2, 0), cell(1, 1), cell(0, 2)])) == 1
+    assert len(components(g, [cell(0, 0), cell(1, 1), cell(2, 2)])) == 3
