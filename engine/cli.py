@@ -381,6 +381,8 @@ def cmd_solve(args) -> int:
     game, texts, extra = _with_invariants(args)
     if extra is None:
         return 2
+    if args.skip_invariants:
+        game.drop_invariants()
     if game.splits_scored and (args.policy is not None or reads_scored(game.checker, extra)):
         game.split_scored(False)  # a policy holds each state's own move and value; an invariant, every state's
     if args.lines is not None:
@@ -439,6 +441,7 @@ def _noting_lines(visit: Optional[Callable]) -> tuple:
         if visit is not None:
             visit(s, line)
     noting.finish = lambda: last.__setitem__(0, None)  # solved: a rule failing after it was on no line
+    noting.spent = getattr(visit, "spent", None)
     return noting, last
 
 
@@ -499,14 +502,30 @@ def _invariants_hold(game, broken: Callable, extra: bool) -> Optional[Callable]:
     file, and with `extra` those of --invariant, as `broken` finds them)."""
     if not game.invariants and not game.step_invariants and not extra:
         return None
+    spent = [0.0]  # the seconds checking them took
 
     def visit(s, line):
+        t0 = time.perf_counter()
         if (decl := broken(s)) is not None:
             raise _Broken(decl, line(), s)
         for m, t in _steps(game, s) if broken.steps else ():  # each step on from s
             if (decl := broken(t, s)) is not None:
                 raise _Broken(decl, line() + [m], t, before=s)
+        spent[0] += time.perf_counter() - t0
+    visit.spent = spent
     return visit
+
+
+INVARIANTS_SHARE = 0.25
+"""The share of a solve's time the invariants took from which the text says so."""
+
+
+def _print_invariants_time(visit, seconds: float) -> None:
+    """Where checking the invariants in every state took a good part of a solve's time, say so."""
+    spent = getattr(visit, "spent", None)
+    if spent is not None and spent[0] >= max(0.5, INVARIANTS_SHARE * seconds):
+        print(f"  checking the invariants in every state took {spent[0]:.2f} s of the {seconds:.2f} s "
+              "(--skip-invariants leaves out the file's)")
 
 
 def _steps(game, s) -> list:
@@ -639,6 +658,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
                                                     if len(lines) < total else ":"))
         for k, line in enumerate(lines, 1):
             print(f"    {k}. " + ", ".join(game.describe(m) for m in line))
+    _print_invariants_time(visit, seconds)
     _print_policy(policy)
     return 0
 
@@ -718,6 +738,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
                           seed=args.seed, show=args.show, leaf=args.heuristic)
     if args.moves:
         _print_first_moves(game, found.first_moves, found.best_line)
+    _print_invariants_time(visit, seconds)
     return 0
 
 
@@ -970,6 +991,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
     if args.moves:
         _print_first_moves(game, fp.first_moves, fp.best_line)
+    _print_invariants_time(visit, seconds)
     _print_policy(policy)
     return 0
 
@@ -1101,6 +1123,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the states along the best line through the file's view (--json: a view in each step)")
     s.add_argument("--invariant", action="append", metavar="EXPR",
                    help="one more invariant, checked in every state the solve goes through (repeatable)")
+    s.add_argument("--skip-invariants", action="store_true",
+                   help="do not check the file's invariants in every state (check tests them; an --invariant "
+                        "is still checked)")
     s.add_argument("--moves", action="store_true",
                    help="print the value after each move (or chance outcome) of the initial state")
     s.add_argument("--lines", type=int, metavar="N",

@@ -604,6 +604,13 @@ class CompiledGame:
         with guard(span, f"heuristic '{heuristic}'"):
             return float(fn(env))
 
+    def drop_invariants(self) -> None:
+        """Check none of the file's invariants (solve --skip-invariants); a scored field that only
+        an invariant kept in the state is set aside again."""
+        self.invariants, self.step_invariants = [], []
+        if self.scored_field is not None:
+            self.split_scored(self.num_players == 1)
+
     def split_scored(self, on: bool) -> None:
         """Whether solve splits a state into what is still to come and the totals so far (one
         player: with several, which of the moves as good a player takes depends on who leads;

@@ -1,6 +1,7 @@
 """`solve` reproduces published figures: seed 001's Nidavellir counts and line, tic-tac-toe's game tree."""
 import gc
 import json
+import re
 
 import pytest
 
@@ -216,6 +217,48 @@ def test_solve_checks_the_invariants_in_every_state_it_goes_through(tmp_path, op
                      "through every state)"}
     else:
         assert r.stdout == ""
+
+
+@pytest.mark.parametrize("options", [(), ("--alpha-beta",)], ids=["exhaustive", "alpha-beta"])
+def test_skip_invariants_leaves_the_files_out_but_not_those_of_the_command_line(tmp_path, options):
+    path = tmp_path / "five.rules"
+    path.write_text(COUNT_TO_FIVE.replace("state {", "players A, B\nstate {").replace("score n", "score 0"))
+    solved = run_engine("solve", path, "--skip-invariants", *options)
+    assert solved.returncode == 0 and "value: A 0, B 0" in solved.stdout, solved.stderr
+    given = run_engine("solve", path, "--skip-invariants", "--invariant", "n != 2", *options)
+    assert given.returncode == 1 and "after 1 move" in given.stderr, given.stderr
+
+
+def test_skip_invariants_sets_aside_a_scored_total_that_only_an_invariant_read(tmp_path):
+    # set aside: n = 0..6, 7 states. Kept, by hand, (n: totals) 0: 0; 1: 1; 2: 2, 4; 3: 3, 5; 4: 4, 6, 8;
+    # 5: 5, 7, 9; 6 (from 4 only, 5 ends): 8, 10, 12. 15 states
+    path = tmp_path / "squares.rules"
+    path.write_text("state { n: 0..6 = 0  pts: int = 0 scored }\n"
+                    "action add \"add {k}\" { choose k in 1..2  n += k  pts += k * k }\n"
+                    "turn { add }\nterminal n >= 5\nscore pts\ninvariant pts >= 0\n")
+    kept, skipped = (json.loads(run_engine("solve", path, "--json", *x).stdout) for x in ((), ("--skip-invariants",)))
+    assert (kept["distinct_states"], skipped["distinct_states"]) == (15, 7)
+    assert kept["best_score"] == skipped["best_score"] == 12  # 2 + 2 + 2, by hand
+
+
+# counts to 30 in steps of 1 to 3 (31 states); the invariant runs a comprehension of 400,000 in each (about 1.5 s in all)
+SLOW_INVARIANT = """state { n: 0..33 = 0 }
+action add "add {k}" { choose k in 1..3  n += k }
+turn { add }
+terminal n >= 30
+score n
+invariant all(x + n >= 0 for x in 0..400000)
+"""
+
+
+def test_invariants_that_take_much_of_the_time_are_named_with_the_option_that_skips_them(tmp_path):
+    path = tmp_path / "slow.rules"
+    path.write_text(SLOW_INVARIANT)
+    out = run_engine("solve", path).stdout
+    took = re.search(r"checking the invariants in every state took ([\d.]+) s of the ([\d.]+) s "
+                     r"\(--skip-invariants leaves out the file's\)", out)
+    assert took and float(took.group(1)) >= 0.25 * float(took.group(2)), out
+    assert "checking the invariants" not in run_engine("solve", path, "--skip-invariants").stdout
 
 
 def test_a_broken_invariant_keeps_the_line_solve_met_when_a_shorter_one_would_take_too_many_states(tmp_path):
