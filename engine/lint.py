@@ -23,7 +23,9 @@ def unused(ck: Checker) -> list:
     for sym in ck.globals.values():
         if sym.kind in _WHAT and sym.span.line and id(sym) not in used:
             what = "tile type" if sym.type[0] == "tile" and sym.kind == "type" else _WHAT[sym.kind]
-            out.append(Diagnostic("unused", f"{what} '{sym.name}' is never used", sym.span,
+            hint = "a def kept for the command line (--filter, --measure, --invariant) is used only there" \
+                if sym.kind == "def" else None
+            out.append(Diagnostic("unused", f"{what} '{sym.name}' is never used", sym.span, hint,
                                   severity="warning"))
     return out
 

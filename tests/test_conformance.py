@@ -121,12 +121,16 @@ def test_validate_accepts_every_rule_file_without_warnings(path):
 def test_validate_warns_about_a_constant_and_a_parameter_nothing_uses(tmp_path):
     f = tmp_path / "spare.rules"
     f.write_text("const spare = 3\nparam level in 1..3 = 2\nstate { x: 0..3 = 0 }\naction go { x += 1 }\n"
-                 "turn { go }\nterminal x == 3\nscore x\n")
+                 "turn { go }\nterminal x == 3\nscore x\ndef even() = x % 2 == 0\n")
     r = run_engine("validate", f)
     assert r.returncode == 0
     assert f"{f}:1:7: warning[unused]: constant 'spare' is never used" in r.stderr
     assert f"{f}:2:7: warning[unused]: parameter 'level' is never used" in r.stderr  # --set level=3 would do nothing
-    assert "2 warnings" in r.stdout
+    # a def may be meant for --filter: the warning says so
+    assert (f"{f}:8:5: warning[unused]: function 'even' is never used\n  8 | def even() = x % 2 == 0\n"
+            "    |     ^^^^\nhint: a def kept for the command line (--filter, --measure, --invariant) is used only "
+            "there\n") in r.stderr
+    assert "3 warnings" in r.stdout
 
 
 def test_validate_checks_every_file_after_one_missing_or_refusing_a_setting(tmp_path):
