@@ -121,6 +121,37 @@ def reversed_ranges(ck: Checker) -> list:
     return out
 
 
+_SIDE_WORDS = {**dict.fromkeys(("n", "north", "top", "up", "t", "u"), 0),
+               **dict.fromkeys(("e", "east", "right", "r"), 1),
+               **dict.fromkeys(("s", "south", "bottom", "down", "b", "d"), 2),
+               **dict.fromkeys(("w", "west", "left", "l"), 3)}
+_SIDES = ("the top", "the right", "the bottom", "the left")
+
+
+def sides_out_of_order(ck: Checker) -> list:
+    """A warning for each enum of a tile set's sides whose four values are named as directions (N, E,
+    S, W; up, right, down, left) in another order than the one the sides are taken in, clockwise
+    from the top: `enum Side { N, S, E, W }` would make S the right side."""
+    enums = {d.name.name: d for d in ck.decls if isinstance(d, m.EnumDecl)}
+    out, seen = [], set()
+    for d in ck.decls:
+        e = enums.get(d.sides.name) if isinstance(d, m.TilesDecl) else None
+        if e is None or e.name.name in seen or len(e.values) != 4:
+            continue
+        seen.add(e.name.name)
+        names = [v.name for v in e.values]
+        where = [_SIDE_WORDS.get(n.lower()) for n in names]
+        if None in where or sorted(where) != [0, 1, 2, 3] or where == [0, 1, 2, 3]:
+            continue
+        wrong = next(i for i, w in enumerate(where) if w != i)
+        clockwise = ", ".join(names[where.index(i)] for i in range(4))
+        out.append(Diagnostic(
+            "side-order", f"tile type '{d.name.name}' takes the sides of {e.name.name} clockwise from the top, so "
+            f"{names[wrong]} is {_SIDES[wrong]} side", e.span,
+            f"written clockwise from the top: enum {e.name.name} {{ {clockwise} }}", severity="warning"))
+    return out
+
+
 def unchecked_ranges(ck: Checker) -> list:
     """A warning for each range written inside a type that keeps no value in it (`list<0..5>` in
     a table, `map<Res, list<0..5>>`): only a state field's own range does, or the values' range

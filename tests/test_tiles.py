@@ -191,6 +191,32 @@ def test_a_tile_entry_written_as_elsewhere_is_told_how_it_is_written(tmp_path, e
     assert d.hint == hint, shown
 
 
+@pytest.mark.parametrize("sides, warned", [
+    ("N, S, E, W", "S is the right side\n"),
+    ("up, down, left, right", "down is the right side\n"),
+    ("W, N, E, S", "W is the top side\n"),
+    ("N, E, S, W", None),  # clockwise from the top
+    ("top, right, bottom, left", None),
+    ("A, B, C, D", None),  # not named as directions: nothing to tell
+])
+def test_sides_named_as_directions_out_of_clockwise_order_are_a_warning(tmp_path, sides, warned):
+    names = [x.strip() for x in sides.split(",")]
+    text = (BASE.replace("enum Side { N, E, S, W }", f"enum Side {{ {sides} }}")
+            + f"tiles P: Side -> Kind {{ a = (road, _, _, _) }}\nconst t = a\nconst s = {names[0]}\n" + TAIL)
+    path = tmp_path / "game.rules"
+    path.write_text(text)
+    r = run_engine("validate", path, "--playouts", "0")
+    assert r.returncode == 0, r.stderr
+    if warned is None:
+        assert "side-order" not in r.stderr, r.stderr
+    else:
+        clockwise = {"N, S, E, W": "N, E, S, W", "up, down, left, right": "up, right, down, left",
+                     "W, N, E, S": "N, E, S, W"}[sides]
+        assert (f"{path}:1:1: warning[side-order]: tile type 'P' takes the sides of Side clockwise from the top, "
+                f"so {warned}") in r.stderr, r.stderr
+        assert f"hint: written clockwise from the top: enum Side {{ {clockwise} }}\n" in r.stderr
+
+
 @pytest.mark.parametrize("typo,where", [
     ("tiles Piece: Side -> Knd {", [(4, 22)]),
     ("tiles Piece: Sid -> Knd {", [(4, 14), (4, 21)]),
