@@ -485,6 +485,7 @@ class Checker(ExpressionChecks):
                 if not T.fits(t, want):
                     self.error("type-mismatch", f"'{d.name.name}' is declared {T.show(want)}, got {T.show(t)}",
                                d.value.span)
+                    want = T.ANY  # one of the two is wrong: its uses are not checked against either
                 t = want
             self.require_constant(d.value, "a constant")
         self.scopes = saved

@@ -2597,3 +2597,14 @@ def test_a_field_named_as_a_built_in_is_one_error_at_its_declaration_not_one_per
                                                "terminal count == 3\nscore count * 2\n")
     assert found == [("duplicate", "'count' is already declared", 1, 9,
                       "'count' is a built-in name: give this one another name")], errors.render()
+
+
+def test_a_constant_declared_with_another_type_than_its_value_is_one_error_not_one_per_use(tmp_path):
+    # declared a graph of ints, made of cells: each use as cells would be an error against the
+    # declared type, and each use as ints one against the value
+    text = ("const board: graph<int> = graph([(cell(0, 0), cell(0, 1))])\n"
+            "state { n: 0..2 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 2\n"
+            "score len(components(board, [c for c in nodes(board) where c.row == 0]))\n")
+    found, errors = every_diagnostic(tmp_path, text)
+    assert found == [("type-mismatch", "'board' is declared graph<int>, got graph<cell>", 1, 27, None)], \
+        errors.render()
