@@ -664,7 +664,20 @@ class Compiler(PySource, StmtSource):
                     k(e)
                     if pick[1]:
                         return
-        return FORK, choose
+        if self.drops is None:
+            return FORK, choose
+        drops, why = self.drops, (s.span, "where the `choose` had no value to take")
+
+        def counting(env, k):  # validate: a path on which no value was left to choose is counted as dropped
+            taken = [False]
+
+            def took(e):
+                taken[0] = True
+                k(e)
+            choose(env, took)
+            if not taken[0]:
+                _dropped(drops, why)
+        return FORK, counting
 
     def binder(self, targets):
         """f(env, v) -> a copy of env with the names bound to v (a tuple taken apart for several)."""

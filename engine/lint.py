@@ -338,9 +338,8 @@ def dead_ends(ck: Checker, stuck: list, playouts: int, drops: Optional[dict] = N
             _dropped(drops, "the turn")
     else:
         hint = "if the game ends there, say so in `terminal` (or declare `dead ends are ends`); if a move should " \
-               "be legal there, a `require` may " \
-               "fail on every path, or a value may leave a field's range (which drops the move unless the field " \
-               "says `clamp`)"
+               "be legal there, a `require` may fail on every path, a `choose` have no value to take, or a value " \
+               "may leave a field's range (which drops the move unless the field says `clamp`)"
     return [Diagnostic(
         "dead-end", f"{many} stopped where no move is legal and the game is not over (the first after "
         f"{counted(min(stuck), 'move')})", ends[0].span, hint, severity="warning")]

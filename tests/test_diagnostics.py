@@ -1930,6 +1930,12 @@ def test_validate_warns_when_random_playouts_stop_where_no_move_is_legal(tmp_pat
     result = engine_cli("validate", str(path), "--playouts", "2")
     assert ("if not: at the first of them, 2 ways through the turn were dropped at line 2, column 29, where the "
             "`require` did not hold\n") in result.stderr, result.stderr
+    # a `choose` whose `where` leaves no value (from n = 4 on, none of 1..2 keeps n below 6)
+    path.write_text('state { n: 0..9 = 0 }\naction step "step {k}" { choose k in 1..2 where n + k < 6  n += k }\n'
+                    'turn { step }\nterminal n == 9\nscore n\n', encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert ("if not: at the first of them, 1 way through the turn was dropped at line 2, column 26, where the "
+            "`choose` had no value to take\n") in result.stderr, result.stderr
     path.write_text('state { n: 0..9 = 0 }\naction step "step" { n += 2 }\nturn { step }\n'
                     'terminal n == 9\nscore n\n', encoding="utf-8")
     # the same game ending at n == 8 draws no such warning
