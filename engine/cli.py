@@ -594,6 +594,10 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         bar.close()
         values_bar.close()
         raise
+    except KeyboardInterrupt as e:
+        e.so_far = _so_far(t0, values_bar.done, "states valued") if bar.done is None else \
+            _so_far(t0, bar.done, "moves deep counting paths")
+        raise
     except Cycle:
         values_bar.close()
         return _solve_by_iteration(args, game, t0, policy, visit)
@@ -681,6 +685,11 @@ def _endless(game, args, e: Endless) -> str:
             f"--depth N is given){kept}; --depth N solves the first N moves")
 
 
+def _so_far(t0: float, done: Optional[int], unit: str) -> str:
+    """How far a solve had got when it was interrupted: `, after 4.2 s: 120,000 states valued`."""
+    return f", after {time.perf_counter() - t0:.1f} s" + ("" if not done else f": {done:,} {unit}")
+
+
 def _alpha_beta_usage(args, game) -> None:
     """The usage errors of solve --alpha-beta: a game of two players, and none of the options that need
     every state or every path."""
@@ -718,6 +727,9 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
         return _too_many_states(args, game, e, "")
     except Endless as e:
         return _solve_failed(args, _endless(game, args, e))
+    except KeyboardInterrupt as e:
+        e.so_far = _so_far(t0, bar.done, "states searched")
+        raise
     finally:
         bar.close()
     getattr(visit, "finish", lambda: None)()
@@ -954,6 +966,10 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
                             visit=visit)
     except _Broken:
         found.close()
+        raise
+    except KeyboardInterrupt as e:
+        e.so_far = _so_far(t0, found.done, "states found") if sweeps.done is None else \
+            _so_far(t0, sweeps.done, "sweeps of value iteration")
         raise
     except TooManyStates as e:
         found.close()
@@ -1239,9 +1255,11 @@ def main(argv=None) -> int:
         if state is not None:
             print(f"the state it failed in: {clip(state, 2000)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        _json_error(args, "interrupted (Ctrl-C) before there was anything to report", argv, interrupted=True)
+    except KeyboardInterrupt as e:
+        so_far = getattr(e, "so_far", "")
+        print(f"interrupted{so_far}", file=sys.stderr)
+        _json_error(args, f"interrupted (Ctrl-C) before there was anything to report{so_far}", argv,
+                    interrupted=True)
         return 130
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr = open(os.devnull, "w")

@@ -24,8 +24,10 @@ class ProgressBar:
         self.delay = delay
         self.eta = eta
         self.shown = False
+        self.done: Optional[int] = None  # the last count it was told, shown or not
 
     def update(self, done: int, note: str = ""):
+        self.done = done
         if not self.live:
             return
         elapsed = self.clock() - self.start

@@ -3,6 +3,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import threading
 import time
@@ -252,6 +253,21 @@ def test_ctrl_c_during_a_solve_with_json_prints_an_object_saying_so(capsys, monk
     assert json.loads(out.out) == {"file": NIDAVELLIR, "error": "interrupted (Ctrl-C) before there was anything to "
                                    "report", "interrupted": True}
     assert out.err == "interrupted\n"
+
+
+@pytest.mark.parametrize("search, flags, unit", [("solve", [], "states valued"),
+                                                 ("alpha_beta", ["--alpha-beta"], "states searched")])
+def test_ctrl_c_during_a_solve_says_how_far_it_had_got(capsys, monkeypatch, search, flags, unit):
+    import engine.cli
+
+    def stopped(game, **kw):  # told of 8,192 states, then Ctrl-C
+        kw["valued"](4096)
+        kw["valued"](8192)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(engine.cli, search, stopped)
+    assert main(["solve", str(ROOT / "rules" / "tictactoe.rules"), *flags]) == 130
+    err = capsys.readouterr().err
+    assert re.fullmatch(rf"interrupted, after \d+\.\d s: 8,192 {unit}\n", err), err
 
 
 def test_ctrl_c_while_the_engine_loads_says_interrupted_without_a_traceback():
