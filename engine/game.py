@@ -13,7 +13,7 @@ from typing import Optional
 
 from . import model as m
 from . import runtime as rt
-from .check import Checker, state_slots
+from .check import Checker, bounded_collection, state_slots
 from .compile import Compiler, as_fork
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError
 from .frame_room import with_room
@@ -217,11 +217,18 @@ class CompiledGame:
         env = c.blank_env()
         fields = tuple(c.expr(f.decl.init)(env) for f in checker.fields)
         for f, v in zip(checker.fields, fields):
-            if isinstance(f.decl.type, m.RangeType):
-                lo, hi = (c.expr(b)(env) for b in (f.decl.type.lo, f.decl.type.hi))
+            t = f.decl.type
+            if isinstance(t, m.RangeType):
+                lo, hi = (c.expr(b)(env) for b in (t.lo, t.hi))
                 if not lo <= v <= hi:
                     raise RuleErrors([Diagnostic("out-of-range", f"initial value {v} of '{f.name}' is outside "
                                                  f"{lo}..{hi}", f.decl.init.span)], {})
+            elif bounded_collection(t):  # the values a list, set, bag or map of a range holds
+                lo, hi = (c.expr(b)(env) for b in (t.args[-1].lo, t.args[-1].hi))
+                kept = v.values() if isinstance(v, dict) else v.items if isinstance(v, rt.Bag) else v
+                if outside := [x for x in kept if not lo <= x <= hi]:
+                    raise RuleErrors([Diagnostic("out-of-range", f"initial value of '{f.name}' holds {outside[0]}, "
+                                                 f"outside the range {lo}..{hi} of its values", f.decl.init.span)], {})
         self._initial = fields + (0, 0)
         self._map_slots = tuple(i for i, v in enumerate(fields) if type(v) is rt.FrozenMap)
         # a `choose` inside a long `for` nests one continuation per round

@@ -168,3 +168,20 @@ def test_a_grid_without_cells_is_an_error_at_its_call(tmp_path, grid, message):
     assert r.returncode == 1
     assert f"empty.rules:2:11: error[runtime]: {message}" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("field, message", [
+    ("n: 0..3 = 5", "initial value 5 of 'n' is outside 0..3"),
+    ("n: list<1..6> = [2, 9]", "initial value of 'n' holds 9, outside the range 1..6 of its values"),
+    ("n: bag<1..6> = bag([7, 1])", "initial value of 'n' holds 7, outside the range 1..6 of its values"),
+    ("n: set<0..2> = {0, 3}", "initial value of 'n' holds 3, outside the range 0..2 of its values"),
+    ("n: map<int, 0..9> = {1: 10}", "initial value of 'n' holds 10, outside the range 0..9 of its values"),
+])
+def test_an_initial_value_outside_the_range_of_its_field_is_an_error_at_the_value(tmp_path, field, message):
+    # as --from refuses such a state: the range holds from the start, not only from the first store
+    path = tmp_path / "start.rules"
+    path.write_text(f"state {{ {field}  k: 0..1 = 0 }}\naction step {{ k += 1 }}\nturn {{ step }}\n"
+                    "terminal k == 1\nscore k\n")
+    r = run_engine("validate", path)
+    col = 9 + field.index("= ") + 2
+    assert r.returncode == 1 and f"{path}:1:{col}: error[out-of-range]: {message}\n" in r.stderr, r.stderr
