@@ -205,6 +205,11 @@ def agent_spec(spec: str, game) -> tuple:
     """(algorithm, its own options) of an --agents entry such as `mcts:heuristic=outlook:depth=0`."""
     algo, *parts = spec.split(":")
     own: dict = {}
+    names = [*ALGORITHMS, "random", POLICY_AGENT.rstrip(":")]
+    if parts and algo not in names:  # `polcy:FILE.jsonl`, `mcst:depth=0`
+        near = did_you_mean(algo, names)
+        raise UsageError(f"--agents {spec}: no agent named '{algo}'; "
+                         + (f"did you mean '{near}'?" if near else f"the agents: {', '.join(names)}"))
     for part in parts:
         key, eq, value = part.partition("=")
         if not eq or not key or not value:

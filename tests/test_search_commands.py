@@ -502,6 +502,8 @@ def test_an_agent_given_its_own_budget_decides_with_it_whatever_the_runs_budget(
     ("mcts:exploration=inf", "exploration inf: expected a number, 0 or more"),
     ("mcts:exploration=lots", "exploration: expected a number, got 'lots'"),
     ("beam:width", "expected OPTION=VALUE after ':', got 'width'"),
+    ("polcy:best.jsonl", "no agent named 'polcy'; did you mean 'policy'?"),
+    ("mcst:depth=0", "no agent named 'mcst'; did you mean 'mcts'?"),
     ("mcts:depth=deep", "depth: expected a number or end, got 'deep'"),
     ("policy,random", "a policy agent names the file it plays by, policy:FILE.jsonl (a file solve --policy wrote)"),
     ("beam:heuristic=coin_sun", "the rule file declares no heuristic named 'coin_sun'; did you mean 'coin_sum'?"),
