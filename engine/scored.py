@@ -125,9 +125,12 @@ def _score(ck, sym, is_map: bool) -> list:
     rest = [t for t, _ in terms if t is not total]
     if total is None:
         shown = f"{sym.name}[{player or 'p'}]" if is_map else sym.name
+        taken = any(not plus and _is_total(ck, sym, t, is_map, player) for t, plus in terms)
         return [Diagnostic("scored", f"the score must add the scored field '{sym.name}': score "
                            + (f"for {player or 'p'}: " if is_map else "") + f"{shown} + ...", score.span,
-                           "solve adds the total so far to the value of what is still to come"
+                           (f"to score the total taken away, count it down: `{shown} -= ...` where it grows, "
+                            f"and the score adds it" if taken else
+                            "solve adds the total so far to the value of what is still to come")
                            + ("; with a map of the players' totals the score is `for p`" if is_map and not player
                               else ""))]
     return [Diagnostic("scored", f"scored field '{sym.name}' is read here", n.span,
@@ -137,9 +140,11 @@ def _score(ck, sym, is_map: bool) -> list:
 
 def _added(e, plus: bool = True) -> list:
     """(term, whether it is added) for each term of a chain of `+` and `-` (`a + b - c`, however
-    bracketed), or e alone."""
+    bracketed, `-a` too), or e alone."""
     if isinstance(e, m.BinOp) and e.op in ("+", "-"):
         return _added(e.left, plus) + _added(e.right, plus == (e.op == "+"))
+    if isinstance(e, m.Neg):
+        return _added(e.operand, not plus)
     return [(e, plus)]
 
 

@@ -107,9 +107,18 @@ def test_the_score_may_take_the_rest_away_from_the_total_but_not_the_total_from_
     out, plain = solved(tmp_path, text), solved(tmp_path, text.replace(" scored }", " }"))
     assert out["best_score"] == plain["best_score"] == 6 and out["distinct_states"] == 4
     path = tmp_path / "taken.rules"
-    path.write_text(STEPS.replace("score points + n", "score n - points"), encoding="utf-8")
-    r = run_engine("validate", path, "--playouts", "0")
-    assert r.returncode == 1 and "error[scored]: the score must add the scored field 'points'" in r.stderr, r.stderr
+    for score in ("score n - points", "score -points"):  # the hint: count it down instead
+        path.write_text(STEPS.replace("score points + n", score), encoding="utf-8")
+        r = run_engine("validate", path, "--playouts", "0")
+        assert r.returncode == 1 and "error[scored]: the score must add the scored field 'points'" in r.stderr
+        assert "hint: to score the total taken away, count it down: `points -= ...` where it grows, and the score " \
+               "adds it\n" in r.stderr, r.stderr
+
+
+def test_a_total_negated_twice_is_added(tmp_path):
+    # -(n - points) is points - n: the score of the test above, 12 - 6 by hand
+    out = solved(tmp_path, STEPS.replace("score points + n", "score -(2 * n - points)"))
+    assert (out["best_score"], out["distinct_states"]) == (6, 4)
 
 
 def test_lines_cut_by_depth_and_valued_by_a_heuristic_keep_the_totals_in_the_state(tmp_path):
