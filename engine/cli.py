@@ -25,7 +25,7 @@ from .lint import (dead_ends, endless, hidden_fields, joined, lets_in_loops, par
                    unused)
 from .plots import check_plot_target, score_histogram
 from .game import fraction_text
-from .scored import reads_scored
+from .scored import could_be_scored, reads_scored
 from .policy_file import PolicyFile
 from .outputs import CannotWrite, NewFile
 from .start_state import start_from
@@ -680,9 +680,33 @@ def _endless(game, args, e: Endless) -> str:
             if game.num_players == 1 else "with several players"
         kept = (f"; the scored field '{game.scored_field}' stays in the state {why}, so a game that comes "
                 "round makes a new state each time")
+    elif game.scored_field is None and (count := _counting_field(game, e.line)) is not None:
+        name, lo, hi = count
+        kept = (f"; the field '{name}' counts {'up' if hi > lo else 'down'} all along it ({lo:,} to {hi:,}), so "
+                "a game that comes round makes a new state each time" +
+                (f": only the score reads it, so it can be declared `{name}: int = ... scored`, which solve sets "
+                 "aside (language.md, `state`)" if game.num_players == 1 and could_be_scored(game.checker, name)
+                 else ""))
     return (f"a line of play goes on for {len(e.line):,} moves without ending or coming back to a state it was in "
             f"{begins}, so the game may never end (solve follows lines of at most {LINE_LIMIT:,} moves unless "
             f"--depth N is given){kept}; --depth N solves the first N moves")
+
+
+def _counting_field(game, line: list) -> Optional[tuple]:
+    """(name, first value, last value) of a whole-number field that only goes up, or only down, along
+    the moves of `line` from the initial state, taking a value for every few moves at least: a count
+    that makes each state of a game that comes round a new one. None if there is none."""
+    states = [game.initial_state()]
+    for m in line:
+        states.append(game.apply(states[-1], m))
+    for i, name in enumerate(game.field_names):
+        values = [s[i] for s in states]
+        if not all(type(v) is int for v in values) or len(set(values)) * 4 < len(values):
+            continue
+        steps = [b - a for a, b in zip(values, values[1:])]
+        if all(d >= 0 for d in steps) or all(d <= 0 for d in steps):
+            return name, values[0], values[-1]
+    return None
 
 
 def _so_far(t0: float, done: Optional[int], unit: str) -> str:

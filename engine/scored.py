@@ -60,6 +60,14 @@ def check_scored(ck) -> list:
     return out
 
 
+def could_be_scored(ck, name: str) -> bool:
+    """Whether the field `name`, an int, could be declared `scored`: changed only by += and -=, and
+    read by nothing that decides the game."""
+    sym = next((f for f in ck.fields if f.name == name), None)
+    return sym is not None and _plain_int(sym.decl.type) and sym.decl.bound is None and \
+        not _changes(ck, sym) and not _reads(ck, sym)
+
+
 def _plain_int(t) -> bool:
     return isinstance(t, m.NamedType) and t.name.name == "int"
 

@@ -562,10 +562,30 @@ score moved
 """)
     r = run_engine("solve", path)
     assert r.returncode == 1 and r.stdout == "" and "Traceback" not in r.stderr
+    # `moved` counts every move (the end reads it, so it could not be a scored total)
     assert r.stderr == (f"error: {path}: a line of play goes on for 1,000 moves without ending or coming back to a "
                         "state it was in (it begins step, step, step, ...), so the game may never end (solve "
-                        "follows lines of at most 1,000 moves unless --depth N is given); --depth N solves the "
-                        "first N moves\n")
+                        "follows lines of at most 1,000 moves unless --depth N is given); the field 'moved' counts "
+                        "up all along it (0 to 1,000), so a game that comes round makes a new state each time; "
+                        "--depth N solves the first N moves\n")
+
+
+@pytest.mark.parametrize("end, told", [
+    ("terminal pos == 3", "only the score reads it, so it can be declared `rolls: int = ... scored`"),
+    ("terminal pos == 3 or rolls > 5000", None),  # the end reads it: it cannot be scored
+])
+def test_a_count_that_makes_a_looping_game_endless_is_named(tmp_path, end, told):
+    # a walk that can fall back to 0 comes round, but `rolls` makes every state new
+    path = tmp_path / "count.rules"
+    path.write_text("state { pos: 0..3 = 0  rolls: int = 0 }\n"
+                    "chance when pos < 3 { draw d in 1..2  pos = if pos + d == 3 then 3 else if pos + d > 3 then 0 "
+                    "else pos + d  rolls += 1 }\n"
+                    f"action wait {{ pos = pos }}\nturn {{ wait }}\n{end}\nscore 0 - rolls\n")
+    r = run_engine("solve", path)
+    assert r.returncode == 1
+    assert "; the field 'rolls' counts up all along it (0 to 1,000), so a game that comes round makes a new state " \
+           "each time" in r.stderr, r.stderr
+    assert (told is not None) == ("scored" in r.stderr) and (told is None or told in r.stderr), r.stderr
 
 
 def test_a_game_with_a_loop_solves_to_a_depth(tmp_path):
