@@ -384,8 +384,11 @@ def cmd_solve(args) -> int:
         return 2
     if args.skip_invariants:
         game.drop_invariants()
+    # a policy holds each state's own move and value (unless the game comes round: see _solve); an
+    # invariant, every state's
+    aside = game.scored_field if game.splits_scored and not reads_scored(game.checker, extra) else None
     if game.splits_scored and (args.policy is not None or reads_scored(game.checker, extra)):
-        game.split_scored(False)  # a policy holds each state's own move and value; an invariant, every state's
+        game.split_scored(False)
     if args.lines is not None:
         if args.lines < 0:
             raise UsageError(f"--lines {args.lines}: expected 0 (the count alone) or more")
@@ -410,7 +413,7 @@ def cmd_solve(args) -> int:
                              "they are)")
     policy = PolicyFile(args.policy, game, EXACT_PLACES, {
         "game": game.title, "set": settings_given(game, args.set), "params": parameter_values(game),
-        **started_json(args)}) if args.policy is not None else None
+        **started_json(args)}, may_set_aside=aside) if args.policy is not None else None
     broken = _first_broken(game, extra)
     visit, last_line = _noting_lines(_invariants_hold(game, broken, bool(extra)))
     try:
@@ -607,7 +610,11 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         return _too_many_states(args, game, e, "")
     except Endless as e:
         values_bar.close()
-        return _solve_failed(args, _endless(game, args, e))
+        if policy is not None and policy.may_set_aside is not None:  # the totals kept the game from coming round
+            game.split_scored(True)
+            policy.set_aside()
+            return _solve_by_iteration(args, game, t0, policy, visit)
+        return _solve_failed(args, _endless(game, e))
     bar.close()
     values_bar.close()
     getattr(visit, "finish", lambda: None)()
@@ -668,7 +675,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     return 0
 
 
-def _endless(game, args, e: Endless) -> str:
+def _endless(game, e: Endless) -> str:
     """Why a solve stopped at a line too long to follow (`e.line`, its moves)."""
     begins = f"(it begins {', '.join(game.describe(m) for m in e.line[:3])}, ...)"
     if e.deep:
@@ -676,8 +683,7 @@ def _endless(game, args, e: Endless) -> str:
                 "a call for each move of a line); --depth N, with N below that, solves the first N moves")
     kept = ""
     if game.scored_field is not None and not game.splits_scored:
-        why = "with --policy" if args.policy is not None else "as an invariant reads it" \
-            if game.num_players == 1 else "with several players"
+        why = "as an invariant reads it" if game.num_players == 1 else "with several players"
         kept = (f"; the scored field '{game.scored_field}' stays in the state {why}, so a game that comes "
                 "round makes a new state each time")
     elif game.scored_field is None and (count := _counting_field(game, e.line)) is not None:
@@ -750,7 +756,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
     except TooManyStates as e:
         return _too_many_states(args, game, e, "")
     except Endless as e:
-        return _solve_failed(args, _endless(game, args, e))
+        return _solve_failed(args, _endless(game, e))
     except KeyboardInterrupt as e:
         e.so_far = _so_far(t0, bar.done, "states searched")
         raise
@@ -873,13 +879,16 @@ def _name_policy(policy: Optional[PolicyFile], out: dict) -> None:
     """Give --policy's file its name, and say so in the JSON."""
     if policy is not None:
         policy.finish()
-        out["policy"] = {"file": policy.path, "states": policy.states}
+        out["policy"] = {"file": policy.path, "states": policy.states,
+                         **({"scored_aside": policy.aside} if policy.aside is not None else {})}
 
 
 def _print_policy(policy: Optional[PolicyFile]) -> None:
     if policy is not None:
         print(f"  policy: the best move in each of {counted(policy.states, 'state')} where a player moves, "
-              f"one JSON line each, in {policy.path}")
+              f"one JSON line each, in {policy.path}"
+              + ("" if policy.aside is None else f" (without the scored field '{policy.aside}', which the game "
+                 "comes round with more in it: the values are of what is still to come)"))
 
 
 EXACT_PLACES = 12

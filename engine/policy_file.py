@@ -15,15 +15,26 @@ class PolicyFile:
     solve is done: a solve that fails or is stopped leaves nothing, and no file is overwritten
     (engine/outputs.py)."""
 
-    def __init__(self, path: str, game, places: int, about: dict):
+    def __init__(self, path: str, game, places: int, about: dict, may_set_aside: Optional[str] = None):
         self.file = NewFile("--policy", path, (".jsonl",), "solve")
         self.path, self.game, self.states, self.places, self.about = path, game, 0, places, about
+        self.may_set_aside = may_set_aside  # the scored field it may leave out, where the game comes round
+        self.aside: Optional[str] = None  # the scored field it leaves out
         self._out = self.file.open()
         self.file.write(json.dumps(about) + "\n")
 
+    def set_aside(self) -> None:
+        """Leave the scored field out of the states from now on (the first line names it), and give the
+        values of what is still to come: a game that comes round back to a state with another total
+        has then a state to come back to."""
+        self.aside = self.may_set_aside
+        self.about = {**self.about, "scored_aside": self.aside}
+
     def decided(self, s, move, values, depth: Optional[int]) -> None:
         """One line: the state, its best move and the values it leads to (and its depth, with --depth)."""
-        line = {"state": self.game.state_json(s), "move": self.game.describe(move),
+        state = self.game.state_json(s)
+        state.pop(self.aside, None)
+        line = {"state": state, "move": self.game.describe(move),
                 "value": [plain_number(v, self.places) for v in values]}
         if depth is not None:
             line["depth"] = depth
@@ -63,8 +74,10 @@ def policy_agent(spec: str, game, params: dict, start: Optional[str] = None, fla
     except OSError as e:
         raise UsageError(f"{who}: cannot read {path} ({e.strerror})") from None
     moves: dict = {}
+    aside = None  # the scored field its states leave out
     for n, row in enumerate(rows, 1):
-        if n == 1 and _solved_for(who, path, row, game, params):
+        if n == 1 and (about := _solved_for(who, path, row, game, params)) is not None:
+            aside = about.get("scored_aside")
             continue
         try:
             line = json.loads(row)
@@ -78,19 +91,19 @@ def policy_agent(spec: str, game, params: dict, start: Optional[str] = None, fla
         moves[json.dumps(state, sort_keys=True)] = move
     if not moves:
         raise UsageError(f"{who}: {path} holds no states; a policy is written by solve --policy FILE.jsonl")
-    return _PolicyAgent(who, moves, start)
+    return _PolicyAgent(who, moves, start, aside)
 
 
-def _solved_for(who: str, path: str, row: str, game, params: dict) -> bool:
-    """Whether the first line of a policy file is the one that says what it was solved for (a file
+def _solved_for(who: str, path: str, row: str, game, params: dict) -> Optional[dict]:
+    """The first line of a policy file, if it is the one that says what it was solved for (a file
     written before there was one has none); a usage error where that is another game, or other
     parameter values, than this run's."""
     try:
         about = json.loads(row)
     except ValueError:
-        return False
+        return None
     if not isinstance(about, dict) or "state" in about or "game" not in about:
-        return False
+        return None
     if about["game"] != game.title:
         raise UsageError(f"{who}: {path} is the policy of '{about['game']}', not of '{game.title}'")
     solved = about.get("params", {})
@@ -100,18 +113,21 @@ def _solved_for(who: str, path: str, row: str, game, params: dict) -> bool:
             return ", ".join(f"{k}={setting_text(values[k])}" for k in other)
         raise UsageError(f"{who}: {path} was solved with {said(solved)}, this run plays with {said(params)}: "
                          "a policy holds the moves of the games it was solved for (--set gives it those values)")
-    return True
+    return about
 
 
 class _PolicyAgent:
     """Plays the move its policy gives for the state; a state it lacks is a usage error."""
 
-    def __init__(self, who: str, moves: dict, start: Optional[str] = None):
+    def __init__(self, who: str, moves: dict, start: Optional[str] = None, aside: Optional[str] = None):
         self.who, self.moves, self.start = who, moves, start  # who: the option that named it, and its value
+        self.aside = aside  # the scored field the policy's states leave out
 
     def __call__(self, game, state, *, budget, rng, memory=None, progress=None, observers=()):
         from search.budget import Result
-        shown = json.dumps(game.state_json(state), sort_keys=True)
+        seen = game.state_json(state)
+        seen.pop(self.aside, None)
+        shown = json.dumps(seen, sort_keys=True)
         label = self.moves.get(shown)
         chosen = [m for m in game.legal_moves(state) if game.describe(m) == label]
         if not chosen:

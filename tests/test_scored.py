@@ -311,12 +311,42 @@ def test_a_scored_map_may_not_lose_an_entry(tmp_path):
 
 
 def test_a_looping_game_whose_scored_total_stays_in_the_state_says_why_it_has_no_end(tmp_path):
-    # with --policy the totals stay in the state (each state's own move and value): every turn then
-    # makes a new state, and the solve meets no state again, whatever the loops of the game
+    # where an invariant reads the totals they stay in the state (it must hold in every state): every
+    # turn then makes a new state, and the solve meets no state again, whatever the loops of the game
     path = tmp_path / "snakes.rules"
     path.write_text(SNAKES, encoding="utf-8")
-    r = run_engine("solve", path, "--policy", tmp_path / "p.jsonl")
+    r = run_engine("solve", path, "--invariant", "turns <= 0", "--policy", tmp_path / "p.jsonl")
     assert r.returncode == 1
-    assert "; the scored field 'turns' stays in the state with --policy, so a game that comes round makes a new " \
-           "state each time; --depth N solves the first N moves" in r.stderr, r.stderr
+    assert "; the scored field 'turns' stays in the state as an invariant reads it, so a game that comes round " \
+           "makes a new state each time; --depth N solves the first N moves" in r.stderr, r.stderr
     assert not (tmp_path / "p.jsonl").exists()
+
+
+# from 0 or 1, a step (2 turns) moves on one square, or a bet (1 turn) wins at once with 1 chance
+# in 3 and else goes back to 0. By hand, with E the turns still to come: at 1, a step costs 2 and a
+# bet 1 + 2/3 E(0); at 0, betting every time costs E(0) = 1 + 2/3 E(0) = 3, stepping 2 + E(1) = 4.
+# So E(0) = 3 (bet) and E(1) = 2 (step): the game comes round to 0 under best play.
+BET = """game "bet"
+state { pos: 0..2 = 0  betting: bool = no  turns: int = 0 scored }
+chance when betting { draw d in 1..3  pos = if d == 1 then 2 else 0  betting = no }
+action step "step" { pos += 1  turns -= 2 }
+action bet "bet" { betting = yes  turns -= 1 }
+turn { either { step } or { bet } }
+terminal pos == 2
+score turns
+"""
+
+
+def test_the_policy_of_a_game_that_comes_round_with_more_in_its_scored_total_leaves_the_total_out(tmp_path):
+    path, policy = tmp_path / "bet.rules", tmp_path / "best.jsonl"
+    path.write_text(BET, encoding="utf-8")
+    out = solved(tmp_path, BET, "--policy", policy)
+    assert (out["method"], out["best_score"], out["policy"]) == (
+        "value iteration", -3, {"file": str(policy), "states": 2, "scored_aside": "turns"})
+    rows = [json.loads(line) for line in policy.read_text().splitlines()]
+    assert rows[0]["scored_aside"] == "turns"
+    assert rows[1:] == [{"state": {"pos": 0, "betting": False}, "move": "bet", "value": [-3]},
+                        {"state": {"pos": 1, "betting": False}, "move": "step", "value": [-2]}]
+    # played, it finds its move whatever the total: 4,000 games average near -3 (s.e. about 0.03)
+    played = json.loads(run_engine("play", path, "--agents", f"policy:{policy}", "--games", "4000", "--json").stdout)
+    assert abs(played["agents"][0]["mean"] + 3) < 0.15, played["agents"][0]
