@@ -513,8 +513,9 @@ class CompiledGame:
         where = ("line " if len(lines) == 1 else "lines ") + ", ".join(map(str, lines))
         ranges = sorted({why.split(" (unless")[0] for _, why in drops if why.endswith("`clamp`)")})
         if ranges:
-            hint = (f"draws {' or '.join(ranges)} are dropped, with their weight ({where}): widen the range, or "
-                    "write `clamp` after it to keep the value at its bounds")
+            hint = (f"draws {' or '.join(ranges)} are dropped, with their weight ({where}): widen the range, "
+                    "write `clamp` after it to keep the value at its bounds, or say what such a draw does "
+                    "(`pos = if pos + d > 100 then pos else pos + d` stays put)")
         else:
             hint = (f"a `require` in a chance block ({where}) drops the draws that fail it, with their weight: "
                     "draw only from the values allowed, for example `draw d in [x for x in 1..6 where x != 1]`")
