@@ -15,4 +15,9 @@ except KeyboardInterrupt:  # Ctrl-C while the engine is still loading: nothing b
     sys.exit(130)
 
 if __name__ == "__main__":  # not in a process that `--jobs` starts afresh, which imports this module too
+    import signal
+
+    def _terminated(signum, frame):  # SIGTERM (`timeout`, a scheduler): as Ctrl-C, what was done is reported
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, _terminated)
     sys.exit(main())

@@ -25,7 +25,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 from hypothesis.errors import HypothesisException
 
-from search.play import can_fork, leave_interrupts_to_the_parent
+from search.play import can_fork, leave_interrupts_to_the_parent, sigterm_ends_the_run
 from search.protocol import CHANCE
 from .diagnostics import RuleRuntimeError, clip as _clip
 from .model import Span
@@ -174,7 +174,8 @@ def check_in_parts(game, *, jobs: int, examples: int = 200, seed: int = 0, steps
         else:
             start, given = (leave_interrupts_to_the_parent, ()) if method == "fork" else \
                 (_started, (rebuild, attrs.evolve(_PARTS, game=None, extra=())))
-            reports = _parts_in_processes(context.Pool(jobs, start, given), jobs, told)
+            with sigterm_ends_the_run():  # as while play's workers play
+                reports = _parts_in_processes(context.Pool(jobs, start, given), jobs, told)
     finally:
         _PARTS = None
     failures = [r.failure for r in reports if r.failure is not None]

@@ -1,11 +1,13 @@
 """Whole games between agents, seats rotated, with win rates and scores per agent."""
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import pickle
 import random
 import signal
+import threading
 from typing import Callable, Optional, Sequence
 
 import attrs
@@ -194,29 +196,49 @@ def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tu
     _JOB, _STOP = job, context.Event()
     start, given = (leave_interrupts_to_the_parent, ()) if forked else \
         (_started, (rebuild, attrs.evolve(job, game=None, agents=(), summary=None, line=None), _STOP))
-    failure = None
     try:
-        pool = context.Pool(min(jobs, len(games)), initializer=start, initargs=given)
-        try:
-            stopped = False
-            for kind, value in pool.imap(_game_in_worker, _until_stopped(games)):
-                if kind == "played" and not stopped:
-                    yield value
-                    if stop is not None and not _STOP.is_set() and stop():
-                        _STOP.set()  # no game begins now; those under way end, and are yielded in order
-                    continue
-                stopped = True  # a game missing: read on (the rest are skipped) for the failure to raise
-                if kind == "failed" and failure is None:
-                    failure = value
-            pool.close()
-            pool.join()
-        except BaseException:  # interrupted, or the caller stopped reading
-            pool.terminate()
-            raise
+        with sigterm_ends_the_run():
+            yield from _pooled(context.Pool(min(jobs, len(games)), initializer=start, initargs=given), games, stop)
     finally:
         _JOB = _STOP = None
+
+
+def _pooled(pool, games: range, stop: Optional[Callable[[], bool]]):
+    """_games' games played by the workers of `pool`, which it closes (see _games)."""
+    failure = None
+    try:
+        stopped = False
+        for kind, value in pool.imap(_game_in_worker, _until_stopped(games)):
+            if kind == "played" and not stopped:
+                yield value
+                if stop is not None and not _STOP.is_set() and stop():
+                    _STOP.set()  # no game begins now; those under way end, and are yielded in order
+                continue
+            stopped = True  # a game missing: read on (the rest are skipped) for the failure to raise
+            if kind == "failed" and failure is None:
+                failure = value
+        pool.close()
+        pool.join()
+    except BaseException:  # interrupted, or the caller stopped reading
+        pool.terminate()
+        raise
     if failure is not None:
         raise failure
+
+
+@contextlib.contextmanager
+def sigterm_ends_the_run():
+    """While workers play: a SIGTERM ends the run at once, as by default. `timeout` sends it to the
+    workers too, and a worker it ends in the middle of a game leaves the pool waiting for that game
+    for ever, where a Ctrl-C (which the workers leave to the parent) would let it end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _until_stopped(games: range):
@@ -235,8 +257,11 @@ def can_fork() -> bool:
 
 def leave_interrupts_to_the_parent():
     """In a worker: Ctrl-C (sent to the whole process group) is the parent's to handle; it ends
-    the pool, so a worker neither prints its own traceback nor dies before the parent knows."""
+    the pool, so a worker neither prints its own traceback nor dies before the parent knows. The
+    pool ends its workers by SIGTERM, which a worker forked from a parent that catches it would
+    catch too: it ends a worker again."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _started(rebuild: Callable[[], tuple], job: _Job, stop) -> None:

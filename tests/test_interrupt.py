@@ -45,23 +45,24 @@ def test_a_line_planner_told_to_stop_keeps_the_best_line_it_had_found():
 
 
 @contextlib.contextmanager
-def ctrl_c_once_handled(times: int = 1):
-    """Within the block, from another thread: once the command has put in its own Ctrl-C handler,
-    send the process SIGINT (`times` times, a second once the handler there was before is back).
-    Nothing is sent once the block has ended, so a command that fails early fails the test alone."""
+def ctrl_c_once_handled(times: int = 1, sig=signal.SIGINT):
+    """Within the block, from another thread: once the command has put in its own handler of `sig`
+    (Ctrl-C's SIGINT, or SIGTERM), send the process that signal (`times` times, a second once the
+    handler there was before is back). Nothing is sent once the block has ended, so a command that
+    fails early fails the test alone."""
     done = threading.Event()
-    before = signal.getsignal(signal.SIGINT)  # read here: the command may put in its own before the thread starts
+    before = signal.getsignal(sig)  # read here: the command may put in its own before the thread starts
 
     def run():
         handler = before
         for _ in range(times):
-            while signal.getsignal(signal.SIGINT) is handler:
+            while signal.getsignal(sig) is handler:
                 if done.wait(0.01):
                     return
-            handler = signal.getsignal(signal.SIGINT)
+            handler = signal.getsignal(sig)
             if done.wait(0.2):
                 return
-            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), sig)
     t = threading.Thread(target=run, daemon=True)
     t.start()
     try:
@@ -127,6 +128,32 @@ def test_ctrl_c_during_play_reports_the_games_played_as_a_shorter_run_would(caps
     shorter = json.loads(capsys.readouterr().out)
     assert shorter["interrupted"] is False
     assert out["agents"] == shorter["agents"]
+
+
+def test_sigterm_during_play_stops_it_as_ctrl_c_does_and_the_handler_there_was_is_put_back(capfd):
+    # `timeout` and schedulers stop a run by SIGTERM: the games played are reported all the same
+    before = signal.getsignal(signal.SIGTERM)
+    with ctrl_c_once_handled(sig=signal.SIGTERM):
+        status = main(["play", "rules/tictactoe.rules", "--agents", "mcts,random", "--games", "20000",
+                       "--budget", "100", "--json"])
+    assert status == 130
+    captured = capfd.readouterr()  # the note is written to the descriptor, past Python's buffers
+    out = json.loads(captured.out)
+    assert out["interrupted"] is True and 0 < out["agents"][0]["games"] < 20000
+    assert "(asked to stop; again quits now)" in captured.err
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_worker_ends_by_sigterm_whatever_its_parent_does_with_it():
+    from search.play import leave_interrupts_to_the_parent
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    try:
+        signal.signal(signal.SIGTERM, lambda *a: None)  # as a parent catching it hands it on by fork
+        leave_interrupts_to_the_parent()
+        assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == (signal.SIG_IGN, signal.SIG_DFL)
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])
 
 
 def test_an_interrupted_play_says_how_to_play_the_rest(capsys):
@@ -284,3 +311,61 @@ def test_ctrl_c_while_the_engine_loads_says_interrupted_without_a_traceback():
             "runpy.run_module('engine', run_name='__main__')\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout, r.stderr) == (130, "", "interrupted\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads which signals a process catches in /proc")
+def test_sigterm_to_a_solve_under_way_says_interrupted_without_a_traceback():
+    import subprocess
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "engine", "solve", "rules/railroad-ink.rules", "--set", "dice=off"],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until the engine catches SIGTERM (bit 15 of SigCgt)
+            status = open(f"/proc/{p.pid}/status").read()
+            caught = int(next(x for x in status.splitlines() if x.startswith("SigCgt:")).split()[1], 16)
+            if caught & (1 << (signal.SIGTERM - 1)):
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)  # under way
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 130 and out == "", err
+    assert err.startswith("interrupted") and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status") or not hasattr(os, "killpg"),
+                    reason="finds the workers in /proc and signals a process group")
+def test_sigterm_to_the_group_while_workers_play_ends_the_run_at_once_with_its_workers():
+    # as `timeout` does: the parent and its workers all get it; no worker is left waited for
+    import subprocess
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "engine", "play", "rules/tictactoe.rules", "--agents", "mcts,random",
+                          "--games", "200000", "--budget", "100", "--jobs", "2"],
+                         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def workers():
+        out = []
+        for d in os.listdir("/proc"):
+            try:
+                if d.isdigit() and f"PPid:\t{p.pid}\n" in open(f"/proc/{d}/status").read():
+                    out.append(int(d))
+            except OSError:
+                pass
+        return out
+    try:
+        deadline = time.monotonic() + 60
+        while not workers() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = workers()
+        assert started, "the run started no workers"
+        time.sleep(0.5)
+        os.killpg(p.pid, signal.SIGTERM)
+        p.wait(timeout=30)
+    finally:
+        p.kill()
+    assert p.returncode == -signal.SIGTERM
+    time.sleep(0.5)
+    assert not [w for w in started if os.path.exists(f"/proc/{w}") and "State:\tZ" not in open(f"/proc/{w}/status").read()]
