@@ -1066,7 +1066,8 @@ def test_a_declaration_inside_a_block_left_open_names_the_open_brace(tmp_path, t
     ("state { moves: 0..9 = 0 }\nconst far = [1, 2\n‸action step { moves += 1 }\nturn { step }\nterminal moves == 9\n"
      "score moves\n", "is a ']' missing? The '[' at line 2, column 13 is still open"),
     ("state { moves: 0..9 = 0 }\ndef f(x) = all(x > k\n    for k in 0..3\n‸action step { moves += 1 }\n"
-     "turn { step }\nterminal moves == 9\nscore moves\n", "is a ')' missing? The '(' at line 2, column 15 is still open"),
+     "turn { step }\nterminal moves == 9\nscore moves\n",
+     "is a ')' missing? The '(' at line 2, column 15 is still open"),
     ("state { moves: 0..9 = 0 }\naction step { moves += 1 }\nturn { step }\nscore moves\nterminal (moves == 9‸",
      "is a ')' missing? The '(' at line 5, column 10 is still open"),
 ])

@@ -368,4 +368,5 @@ def test_sigterm_to_the_group_while_workers_play_ends_the_run_at_once_with_its_w
         p.kill()
     assert p.returncode == -signal.SIGTERM
     time.sleep(0.5)
-    assert not [w for w in started if os.path.exists(f"/proc/{w}") and "State:\tZ" not in open(f"/proc/{w}/status").read()]
+    alive = [w for w in started if os.path.exists(f"/proc/{w}") and "State:\tZ" not in open(f"/proc/{w}/status").read()]
+    assert not alive

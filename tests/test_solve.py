@@ -241,7 +241,8 @@ def test_skip_invariants_sets_aside_a_scored_total_that_only_an_invariant_read(t
     assert kept["best_score"] == skipped["best_score"] == 12  # 2 + 2 + 2, by hand
 
 
-# counts to 30 in steps of 1 to 3 (31 states); the invariant runs a comprehension of 400,000 in each (about 1.5 s in all)
+# counts to 30 in steps of 1 to 3 (31 states); the invariant runs a comprehension of 400,000 in each
+# (about 1.5 s in all)
 SLOW_INVARIANT = """state { n: 0..33 = 0 }
 action add "add {k}" { choose k in 1..3  n += k }
 turn { add }
