@@ -33,7 +33,9 @@ def read_start(game, path: str):
     """The state in the JSON file `path`: a state object as `solve --json`, `--policy` and `check`
     print one (`{"field": value, ..., "to_move": P}`), or an object holding one under `state` (a
     step of a best line, a line of a policy). Every field must be given, with a value of its type
-    (and range); `to_move` too where there are several players. A usage error says what is wrong."""
+    (and range), but a scored total, which starts at its initial value where it is left out (as a
+    policy that sets it aside leaves it); `to_move` too where there are several players. A usage
+    error says what is wrong."""
     flag = f"--from {path}"
     try:
         with open(path, encoding="utf-8") as f:
@@ -51,7 +53,7 @@ def read_start(game, path: str):
     ck, c = game.checker, game.compiler
     names = [f.name for f in ck.fields]
     extra = sorted(set(data) - set(names) - {"to_move"})
-    missing = [n for n in names if n not in data]
+    missing = [n for n in names if n not in data and n != game.scored_field]
     if extra or missing:
         raise UsageError(f"{flag}: " + "; ".join(
             ([f"no field {', '.join(extra)} in {game.title}"] if extra else [])
@@ -62,6 +64,9 @@ def read_start(game, path: str):
     env = c.blank_env()
     values = []
     for f in ck.fields:
+        if f.name not in data:  # the scored total: from its initial value
+            values.append(c.expr(f.decl.init)(env))
+            continue
         v = reader.value(data[f.name], f.type, f.name)
         t = f.decl.type
         if isinstance(t, m.RangeType):

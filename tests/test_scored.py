@@ -347,6 +347,11 @@ def test_the_policy_of_a_game_that_comes_round_with_more_in_its_scored_total_lea
     assert rows[0]["scored_aside"] == "turns"
     assert rows[1:] == [{"state": {"pos": 0, "betting": False}, "move": "bet", "value": [-3]},
                         {"state": {"pos": 1, "betting": False}, "move": "step", "value": [-2]}]
+    # a line of it is a state --from takes, the total left out starting at 0: at 1, a step costs 2
+    # and a bet 1 + 2/3 * 3 = 3, by hand
+    (tmp_path / "at1.json").write_text(json.dumps(rows[2]), encoding="utf-8")
+    at1 = solved(tmp_path, BET, "--from", tmp_path / "at1.json", "--moves")
+    assert [(m["move"], m["value"]) for m in at1["first_moves"]] == [("step", [-2]), ("bet", [-3])]
     # played, it finds its move whatever the total: 4,000 games average near -3 (s.e. about 0.03)
     played = json.loads(run_engine("play", path, "--agents", f"policy:{policy}", "--games", "4000", "--json").stdout)
     assert abs(played["agents"][0]["mean"] + 3) < 0.15, played["agents"][0]
