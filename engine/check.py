@@ -165,9 +165,13 @@ class Checker(ExpressionChecks):
             first, then = (sym, old) if old.span.line and old.span.file == sym.span.file and \
                 (sym.span.line, sym.span.col) < (old.span.line, old.span.col) else (old, sym)
             kind = f", as {a_kind(first.kind)}" + (f" of enum {T.show(first.type)}" if first.kind == "enumval" else "")
+            if not old.span.line:
+                self.error("duplicate", f"'{sym.name}' is a built-in name", then.span, "give this one another name"
+                           + (" (language.md lists the built-in functions in section 6)" if sym.name in BUILTINS
+                              else ""))
+                return
             self.error("duplicate", f"'{sym.name}' is already declared", then.span,
-                       f"first declared at {first.span}{kind}; one of the two needs another name" if old.span.line
-                       else f"'{sym.name}' is a built-in name: give this one another name")
+                       f"first declared at {first.span}{kind}; one of the two needs another name")
             return
         self.globals[sym.name] = sym
 

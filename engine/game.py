@@ -9,11 +9,12 @@ import sys
 from collections import Counter
 from fractions import Fraction
 from math import prod
+from pathlib import Path
 from typing import Optional
 
 from . import model as m
 from . import runtime as rt
-from .check import Checker, bounded_collection, state_slots
+from .check import Checker, bounded_collection, nodes_in, state_slots
 from .compile import Compiler, as_fork
 from .diagnostics import Diagnostic, RuleErrors, RuleRuntimeError
 from .frame_room import with_room
@@ -135,6 +136,17 @@ class Move:
 
 MERGED_SHOWN = 6
 """The values of one draw a merged chance outcome's label names, at most."""
+
+
+def _span_text(span) -> Optional[str]:
+    """The text of the rule file at span, if it lies on one line of a file that can be read."""
+    if span.line != span.end_line:
+        return None
+    try:
+        lines = Path(span.file).read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return lines[span.line - 1][span.col - 1:span.end_col - 1] if span.line <= len(lines) else None
 
 
 def merged_label(draws: list) -> str:
@@ -518,8 +530,22 @@ class CompiledGame:
                     "(`pos = if pos + d > 100 then pos else pos + d` stays put)")
         else:
             hint = (f"a `require` in a chance block ({where}) drops the draws that fail it, with their weight: "
-                    "draw only from the values allowed, for example `draw d in [x for x in 1..6 where x != 1]`")
+                    f"draw only from the values allowed, {self._draw_allowed(at, places)}")
         raise RuleRuntimeError(span, got, hint)
+
+    def _draw_allowed(self, at: int, places: list) -> str:
+        """`draw d in [d for d in 1..6 where d != 6]`: the draw of chance block `at` from the values its
+        one `require` (at `places`) allows, written from the rule file's text; a made-up example where
+        the block has more draws or requires than one, or their text is not at hand."""
+        body = self.chance_decls[at].body
+        draws = list(nodes_in(body, m.Draw))
+        required = [r for r in nodes_in(body, m.Require) if r.span in places]
+        if len(draws) == 1 and len(draws[0].targets) == 1 and len(required) == 1 and len(places) == 1:
+            domain, cond = _span_text(draws[0].domain.span), _span_text(required[0].cond.span)
+            if domain and cond:
+                x = draws[0].targets[0].name
+                return f"`draw {x} in [{x} for {x} in {domain} where {cond}]`, and no `require`"
+        return "for example `draw d in [x for x in 1..6 where x != 1]`"
 
     def _drops_in_chance(self, s, at: int) -> Counter:
         """(span, why) -> the paths of chance block `at` from s that a `require` or a field's

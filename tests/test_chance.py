@@ -243,6 +243,11 @@ def test_a_chance_block_whose_requires_drop_draws_is_an_error_at_the_require(tmp
         assert (f"{path}:{line}:{col}: error[runtime]: the outcomes of the chance block weigh {left} "
                 "in all: expected 1") in out, (cmd, out)
         assert "drops the draws that fail it" in out and "Traceback" not in out
+        # one draw and one require: the draw the hint suggests is the block's own, written from the file
+        told = {"one-require": "`draw x in [x for x in 1..6 where x != 6]`, and no `require`",
+                "in-a-for": "`draw x in [x for x in 1..4 where x > 1]`, and no `require`"}.get(
+            row_id, "for example `draw d in [x for x in 1..6 where x != 1]`")  # two draws: no one way
+        assert f"draw only from the values allowed, {told}" in out, out
 
 
 @pytest.mark.parametrize("algo", ["mcts", "backtrack", "random-walk"])

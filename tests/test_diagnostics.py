@@ -2602,8 +2602,9 @@ def test_a_name_declared_twice_is_an_error_at_its_second_place_in_the_file_whate
 def test_a_field_named_as_a_built_in_is_one_error_at_its_declaration_not_one_per_use(tmp_path):
     found, errors = every_diagnostic(tmp_path, "state { count: int = 0 }\naction go { count += 1 }\nturn { go }\n"
                                                "terminal count == 3\nscore count * 2\n")
-    assert found == [("duplicate", "'count' is already declared", 1, 9,
-                      "'count' is a built-in name: give this one another name")], errors.render()
+    assert found == [("duplicate", "'count' is a built-in name", 1, 9,
+                      "give this one another name (language.md lists the built-in functions in section 6)")], \
+        errors.render()
 
 
 def test_a_constant_declared_with_another_type_than_its_value_is_one_error_not_one_per_use(tmp_path):
