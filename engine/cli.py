@@ -386,8 +386,9 @@ def cmd_solve(args) -> int:
         game.drop_invariants()
     # a policy holds each state's own move and value (unless the game comes round: see _solve); an
     # invariant, every state's
-    aside = game.scored_field if game.splits_scored and not reads_scored(game.checker, extra) else None
-    if game.splits_scored and (args.policy is not None or reads_scored(game.checker, extra)):
+    reads = game.splits_scored and reads_scored(game.checker, extra)
+    aside = game.scored_field if game.splits_scored and not reads else None
+    if game.splits_scored and (args.policy is not None or reads):
         game.split_scored(False)
     if args.lines is not None:
         if args.lines < 0:
