@@ -98,8 +98,11 @@ class Checker(ExpressionChecks):
         self._in_old = False
         self.step_invariants: set = set()  # ids of the invariants that read old(...): checked on each step
         self.before_slot: Optional[int] = None  # where an invariant's environment holds the state before the step
-        self._turn_level: set = set()  # ids of the statements directly in the turn block
+        self._in_turn = False  # checking the turn block, where `merge equal paths` may stand
+        self._around: list = []  # the `for` and `try` statements around the statement checked
         self.merge_slots: dict = {}  # id of each `merge equal paths` -> slots of the local names visible there
+        # and of the positions of the loops around it
+        self.loop_positions: dict = {}  # id of a `for` around a `merge equal paths` -> slot of its position
         self.scopes: list[dict] = []
         self._def_calls: list = []  # (def, argument types, call span) of each call with a known argument type
         self._checked_with: set = set()  # (def name, argument types) already checked so
@@ -561,9 +564,9 @@ class Checker(ExpressionChecks):
     def check_TurnDecl(self, d: m.TurnDecl):
         self._current_action = "<turn>"
         self.scopes = [{}]
-        self._turn_level = {id(s) for s in d.body.stmts}
+        self._in_turn = True
         self.block(d.body, new_scope=False)
-        self._turn_level = set()
+        self._in_turn = False
         self.scopes = []
         self._current_action = None
 
@@ -1048,17 +1051,33 @@ class Checker(ExpressionChecks):
         self.loop_scope(s.iter, s.targets)
         if s.cond is not None:
             self.expect(s.cond, T.BOOL, "a `where` condition")
+        self._around.append(s)
         self.block(s.body)
+        self._around.pop()
         self.scopes.pop()
 
     def stmt_MergeStmt(self, s: m.MergeStmt):
-        if id(s) not in self._turn_level:
+        if not self._in_turn:
             self.error("misplaced", "`merge equal paths` outside the turn block", s.span,
-                       "it goes directly in `turn { ... }`, where all that follows depends only on the state "
-                       "and the names declared there")
+                       "it goes in `turn { ... }` (directly, or in an `if`, `for`, `optional` or `either` "
+                       "there), where all that follows depends only on the state and the names declared there")
             return
+        if any(isinstance(x, m.TryStmt) for x in self._around):
+            self.error("misplaced", "`merge equal paths` inside the block of a `try`", s.span,
+                       "a path it ends would count as no way through that block, and could bring in the "
+                       "`else`: put it after the `try`, or in the `else`")
+            return
+        loops = [self._position_slot(x) for x in self._around if isinstance(x, m.ForStmt)]
         self.merge_slots[id(s)] = [sym.slot for scope in self.scopes for sym in scope.values()
-                                   if sym.kind == "local"]
+                                   if sym.kind == "local"] + loops
+
+    def _position_slot(self, loop: m.ForStmt) -> int:
+        """The slot for where a run of `loop` is (the elements it goes through and the index of this
+        one), given when first asked for."""
+        if id(loop) not in self.loop_positions:
+            self.loop_positions[id(loop)] = self.nslots
+            self.nslots += 1
+        return self.loop_positions[id(loop)]
 
     def stmt_OptionalStmt(self, s):
         self.misplaced_in_chance("`optional`", s.span)
@@ -1074,7 +1093,9 @@ class Checker(ExpressionChecks):
 
     def stmt_TryStmt(self, s: m.TryStmt):
         self.misplaced_in_chance("`try`", s.span)
+        self._around.append(s)
         self.block(s.body)
+        self._around.pop()
         if isinstance(s.orelse, m.Block):
             self.block(s.orelse)
         else:

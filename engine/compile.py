@@ -913,12 +913,18 @@ class Compiler(PySource, StmtSource):
                 for i, x in zip(slots, v):
                     env[i] = x
 
+        # with a `merge equal paths` in the body, the elements of the run and the index of the pass
+        # are in a slot of their own: what is still to come depends on them
+        position = self.ck.loop_positions.get(id(s))
         if body[0] == SIMPLE:
             step = body[1]
 
             def loop(env):
-                for v in it(env):
+                items = it(env) if position is None else _LoopRun(it(env))
+                for i, v in enumerate(items):
                     bind(env, v)
+                    if position is not None:
+                        env[position] = (items, i)
                     try:
                         if not step(env):
                             return False
@@ -931,6 +937,7 @@ class Compiler(PySource, StmtSource):
 
         def loop_fork(env, k):
             items = tuple(it(env))
+            run = None if position is None else _LoopRun(items)
             this = object()  # this run of the loop: an error is told of its pass once, not after the loop
 
             def go(e, n, go):  # go passed in, not closed over: a function in its own closure is a
@@ -942,6 +949,8 @@ class Compiler(PySource, StmtSource):
                         raise
                     return
                 bind(e, items[n])
+                if run is not None:
+                    e[position] = (run, n)
                 try:
                     fork(e, lambda e2: go(e2, n + 1, go))
                 except RuleRuntimeError as err:
@@ -1099,6 +1108,17 @@ class Compiler(PySource, StmtSource):
         if name not in self.actions:
             self.actions[name] = self.block(d.body)
         return self.actions[name]
+
+
+class _LoopRun(tuple):
+    """The elements one run of a loop goes through, hashed once: two paths where a `merge equal
+    paths` in the loop's body compares them are at the same point of equal runs."""
+
+    def __init__(self, items):
+        self._hash = tuple.__hash__(self)
+
+    def __hash__(self):
+        return self._hash
 
 
 def chain(items: list):

@@ -17,7 +17,7 @@ from typing import Optional
 
 from . import model as m
 from . import types as T
-from .check import bounded_collection
+from .check import bounded_collection, nodes_in
 
 INDENT = "    "
 
@@ -39,7 +39,8 @@ class StmtSource:
                 out.extend(c for _, c in run)
             run.clear()
         for s, c in zip(stmts, compiled):
-            if c[0] == "simple" and not isinstance(s, m.MergeStmt):
+            if c[0] == "simple" and not any(nodes_in(s, m.MergeStmt)):
+                # (a run that raises runs again step by step, where a merge would meet its own path)
                 run.append((s, c))
                 continue
             flush()

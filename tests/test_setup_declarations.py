@@ -66,6 +66,11 @@ def test_merge_equal_paths_lets_only_the_first_way_to_a_state_go_on(tmp_path):
     assert paths_game(tmp_path, True, "four", "j") == ["add 1 | add 3", "add 1 | add 3 [2]"]
 
 
+def test_merge_equal_paths_in_an_if_of_the_turn_block_merges_there(tmp_path):
+    assert paths_game(tmp_path, False, "if x == 0 { four  merge equal paths }", "j") == \
+        ["add 1 | add 3", "add 1 | add 3 [2]"]
+
+
 def test_merge_equal_paths_keeps_apart_paths_that_differ_in_a_name_visible_there(tmp_path):
     # k is chosen in the turn block itself, so it is visible at the merge: the paths stay apart
     # even though x = 4 on each, and y += k tells them apart later: 3 x 2 moves
@@ -81,6 +86,51 @@ def test_merge_equal_paths_keeps_apart_paths_that_pass_the_turn_to_different_pla
     game = load_game(str(path))
     # `a` and `again` both make x = 1, but after `again` A moves again: both moves stay
     assert [(m.label, m.next[-2]) for m in game.legal_moves(game.initial_state())] == [("a", 1), ("again", 0)]
+
+
+LOOP = """
+state { x: 0..9 = 0  y: 0..9 = 0 }
+action step "+{k}" { choose k in 1..3  x += k }
+turn {
+    for d in [1, 1] {
+        BODY
+    }
+    choose j in 1..2
+    y += j
+}
+terminal x >= 1
+score x + y
+"""
+
+
+def loop_moves(tmp_path, body: str, merge: bool) -> list:
+    path = tmp_path / "loop.rules"
+    path.write_text(LOOP.replace("BODY", body + ("  merge equal paths" if merge else "")))
+    game = load_game(str(path))
+    return [(m.label, m.next) for m in game.legal_moves(game.initial_state())]
+
+
+def test_merge_equal_paths_in_a_loop_keeps_one_path_per_state_at_each_pass(tmp_path):
+    # two steps of +1..+3: 9 paths, 3 x 3, then j = 1 or 2. Merged after each step, the second
+    # pass goes on from x = 2, 3, 4, 5, 6 once each (by hand: 1+1, 1+2, 1+3, 2+3, 3+3 first)
+    plain = loop_moves(tmp_path, "step", False)
+    merged = loop_moves(tmp_path, "step", True)
+    assert len(plain) == 18
+    assert [label for label, _ in merged] == [f"+{a} | +{b}{j}" for a, b in
+                                             [(1, 1), (1, 2), (1, 3), (2, 3), (3, 3)] for j in ("", " [2]")]
+    assert {nxt for _, nxt in merged} == {nxt for _, nxt in plain}
+
+
+def test_merge_equal_paths_in_a_loop_keeps_apart_equal_states_at_other_passes(tmp_path):
+    # a step or none at each pass: x = 1 is reached after the first pass (+1) and after the
+    # second (none, then +1), with d = 1 both times. Were they one, the path of none then +1
+    # would end at the second pass, and so would +1 then none: no way to end with x = 1. Every x
+    # from 0 to 6 is reached.
+    merged = loop_moves(tmp_path, "optional { step }", True)
+    plain = loop_moves(tmp_path, "optional { step }", False)
+    assert {nxt for _, nxt in merged} == {nxt for _, nxt in plain}
+    assert sorted({nxt[0] for _, nxt in merged}) == list(range(7))
+    assert len(merged) == 7 * 2 < len(plain) == 16 * 2
 
 
 def test_a_forbidden_setting_is_refused_with_the_files_message(tmp_path):
@@ -110,11 +160,11 @@ TAIL = "turn { n += 1 }\nterminal n >= 2\nscore n\n"  # the rest of a game aroun
     ('state { n: int = 0 }\nparam p = 1\nforbid p + 1 "no"\n', "type-mismatch", 3, 8),
     ('state { n: int = 0 }\nmerge equal moves\nmerge equal moves\n', "duplicate", 3, 1),
     ('state { n: int = 0 }\naction a { merge equal paths }\nturn { a }\n', "misplaced", 2, 12),
-    ('state { n: int = 0 }\nturn { if n > 0 { merge equal paths } }\n', "misplaced", 2, 19),
+    ('state { n: int = 0 }\nturn { try { merge equal paths } else { n += 1 } }\n', "misplaced", 2, 14),
     ('state { n: int = 0 }\nconst g = hex_grid([cell(0, 0)], "even")\n', "type-mismatch", 2, 34),
     ('state { n: int = 0 }\nconst g = hex_grid([1, 2], "even-r")\n', "type-mismatch", 2, 20),
 ], ids=["forbid-on-state", "forbid-not-bool", "merge-twice", "merge-paths-in-action",
-                          "merge-paths-in-if", "hex-layout", "hex-not-cells"])
+                          "merge-paths-in-try", "hex-layout", "hex-not-cells"])
 def test_mistakes_in_the_declarations_point_at_their_token(tmp_path, text, code, line, col):
     d, _ = first_diagnostic(tmp_path / "bad.rules", text + TAIL)
     assert (d.code, d.span.line, d.span.col) == (code, line, col)
