@@ -152,7 +152,7 @@ def cmd_validate(args) -> int:
         except RuleErrors as e:
             print(e.render(), file=sys.stderr)
             print(f"{path}: {counted(len(e.diagnostics), 'error')}", file=sys.stderr)
-            files.append({"file": path, "game": None, "ok": False, "errors": [d.as_json() for d in e.diagnostics],
+            files.append({"file": path, "game": e.title, "ok": False, "errors": [d.as_json() for d in e.diagnostics],
                           "warnings": []})
             failed = True
             continue
@@ -1284,6 +1284,8 @@ def main(argv=None) -> int:
             where = f"{doing}; the steps from {initial}:" if moves else \
                 f"in {initial}" if doing == "in the initial state" else f"{doing}, in {initial}"
             print(f"in game {g + 1} of the run, {where}", file=sys.stderr)
+        elif start is not None:
+            print(f"the run started from {initial}", file=sys.stderr)
         for k, label in enumerate(moves or (), 1):
             print(f"  {k}. {label}", file=sys.stderr)
         if state is not None:

@@ -627,10 +627,11 @@ def cmd_play(args) -> int:
     each = ", each agent on the same games" if same_games else \
         f" for each of the {len(runs)} {'pairings' if game.num_players == 2 else 'groups'} of agents" \
         if round_robin else ""
-    searching = any(a.strip() != "random" and not a.strip().startswith(POLICY_AGENT) for a in args.agents.split(","))
+    searching = any(a.split(":")[0].strip() not in ("random", "osla") and not a.strip().startswith(POLICY_AGENT)
+                    for a in args.agents.split(","))
     budget = (f"{args.budget:,} forward-model calls per decision"
               f"{' (an agent with budget=N: N)' if re.search(r':budget=', args.agents) else ''}") if searching else \
-        "agents that do not search"  # random and policy agents spend no budget
+        "agents that take no budget"  # random, osla (one look at each move) and policies
     print(f"{titled(game, args.set)}: {args.games} game{'s' if args.games != 1 else ''}{numbers}{each}, {budget}, "
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
     if interrupted:

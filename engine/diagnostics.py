@@ -60,13 +60,14 @@ column, with ... where it is cut."""
 class RuleErrors(Exception):
     """Raised when a rule file has errors; carries every diagnostic found."""
 
-    def __init__(self, diagnostics: Iterable[Diagnostic], sources: dict[str, str]):
+    def __init__(self, diagnostics: Iterable[Diagnostic], sources: dict[str, str], title: Optional[str] = None):
         self.diagnostics = sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.col))
         self.sources = sources
+        self.title = title  # the game's title, where the file could be read that far
         super().__init__(self.render())
 
     def __reduce__(self):  # rebuilt from its fields, so it crosses from a --jobs process intact
-        return (RuleErrors, (self.diagnostics, self.sources))
+        return (RuleErrors, (self.diagnostics, self.sources, self.title))
 
     def render(self) -> str:
         return "\n".join(d.render(self.sources) for d in self.diagnostics)

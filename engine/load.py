@@ -95,13 +95,19 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
 def check_file(path: str) -> tuple:
     """Parse and check; returns (checker, sources) or raises RuleErrors."""
     decls, sources = read_rules(path)
+    title = _title(decls, path)
     try:
         ck = check(decls, path)
     except RecursionError:
-        raise RuleErrors([_too_deep(path)], sources) from None
+        raise RuleErrors([_too_deep(path)], sources, title) from None
     if ck.errors:
-        raise RuleErrors(ck.errors, sources)
+        raise RuleErrors(ck.errors, sources, title)
     return ck, sources
+
+
+def _title(decls, path: str) -> str:
+    """The game's title: the file's `game "..."`, or else its name."""
+    return next((d.title for d in decls if isinstance(d, m.Game)), Path(path).stem)
 
 
 def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
@@ -270,7 +276,7 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
     the values of a parameter, say)."""
     ck, sources = check_file(path)
     compiler = Compiler(ck, {}, drops)
-    title = next((d.title for d in ck.decls if isinstance(d, m.Game)), Path(path).stem)
+    title = _title(ck.decls, path)
     try:
         param_values(ck, compiler, dict(settings or {}))
         compiler.seat_players()
@@ -281,13 +287,13 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
                 compiler.const_value(sym)
         return CompiledGame(ck, compiler, title, path)
     except RuleErrors as e:
-        raise RuleErrors(e.diagnostics, sources)
+        raise RuleErrors(e.diagnostics, sources, title)
     except RuleRuntimeError as e:
         # a parameter, constant or initial value that cannot be computed is a mistake in the file
         raise RuleErrors([Diagnostic("runtime", f"{e.message} (while setting up the game)", e.span, e.hint)],
-                         sources)
+                         sources, title)
     except RecursionError:
-        raise RuleErrors([_too_deep(path)], sources) from None
+        raise RuleErrors([_too_deep(path)], sources, title) from None
 
 
 def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_SOURCE) -> list:

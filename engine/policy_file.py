@@ -88,7 +88,7 @@ def policy_agent(spec: str, game, params: dict, start: Optional[str] = None, fla
         if "depth" in line:
             raise UsageError(f"{who}: {path} was written by solve --depth, whose moves are a depth's, "
                              "not a state's; play takes the policy of a whole solve")
-        moves[json.dumps(state, sort_keys=True)] = move
+        moves[json.dumps(state, sort_keys=True)] = (move, n)
     if not moves:
         raise UsageError(f"{who}: {path} holds no states; a policy is written by solve --policy FILE.jsonl")
     return _PolicyAgent(who, moves, start, aside)
@@ -128,11 +128,12 @@ class _PolicyAgent:
         seen = game.state_json(state)
         seen.pop(self.aside, None)
         shown = json.dumps(seen, sort_keys=True)
-        label = self.moves.get(shown)
+        label, row = self.moves.get(shown, (None, None))
         chosen = [m for m in game.legal_moves(state) if game.describe(m) == label]
         if not chosen:
             raise UsageError(f"{self.who}: the policy has no move for a state the game reached"
-                             + (f" ({label} is not legal there)" if label is not None else "")
+                             + (f" (its line {row} gives '{label}', which is not legal there)" if label is not None
+                                else "")
                              + (f": the games start from --from {self.start}, and a policy holds the states a "
                                 "solve from its own start reaches" if self.start is not None else
                                 ": it may be the policy of another game, or of other --set values")

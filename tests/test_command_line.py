@@ -167,3 +167,10 @@ def test_validate_with_json_gives_each_file_its_errors_and_warnings(tmp_path, ca
                                                      (str(missing), False)]
     assert [d["code"] for d in files[1]["errors"]] == ["runtime"] and files[1]["errors"][0]["line"] == 3
     assert files[2]["refused"] == f"{missing}: no such rule file"
+    # a file that is read but fails its checks is named by its title; one that cannot be parsed, by none
+    typo, broken = tmp_path / "typo.rules", tmp_path / "broken.rules"
+    typo.write_text('game "Typo"\nstate { n: int = 0 }\nturn { m += 1 }\nterminal n > 1\nscore n\n')
+    broken.write_text('game "Broken"\nstate { n: int = 0\n')
+    assert main(["validate", str(typo), str(broken), "--json"]) == 1
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [(f["game"], f["errors"][0]["code"]) for f in files] == [("Typo", "unknown-name"), (None, "syntax")]

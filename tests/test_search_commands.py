@@ -290,8 +290,8 @@ def test_play_by_seat_splits_each_agents_games_by_the_seat_it_held():
 
 
 def test_the_report_names_the_budget_only_where_an_agent_searches():
-    for agents, said in [("random,random", "agents that do not search"),
-                         ("random,osla", "1,000 forward-model calls per decision")]:
+    for agents, said in [("random,random", "agents that take no budget"), ("random,osla", "agents that take no budget"),
+                         ("random,mcts", "1,000 forward-model calls per decision")]:
         first = run_engine("play", "rules/tictactoe.rules", "--agents", agents, "--games", "2").stdout.splitlines()[0]
         assert first.startswith(f"Tic-tac-toe: 2 games, {said}, seed 0, "), first
 
@@ -410,6 +410,15 @@ def test_a_solved_policy_plays_tictactoe_and_never_loses(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith(
         f"error: --agents policy:{bare}: the policy has no move for a state the game reached: it may be the policy "
         'of another game, or of other --set values; the state: {"pouch": '), r.stderr
+    rows = policy.read_text().splitlines(keepends=True)
+    at = next(n for n, row in enumerate(rows, 1) if n > 1 and json.loads(row)["state"]["marks"] == [])
+    rows[at - 1] = json.dumps({**json.loads(rows[at - 1]), "move": "X at nowhere"}) + "\n"
+    wrong = tmp_path / "wrong.jsonl"  # the first move made illegal: the line that gives it is named
+    wrong.write_text("".join(rows))
+    r = run_engine("play", "rules/tictactoe.rules", "--agents", f"policy:{wrong}", "--games", "1")
+    assert r.returncode == 2 and r.stderr.startswith(
+        f"error: --agents policy:{wrong}: the policy has no move for a state the game reached (its line {at} gives "
+        "'X at nowhere', which is not legal there)"), r.stderr
     cut = tmp_path / "cut.jsonl"
     assert run_engine("solve", "rules/tictactoe.rules", "--depth", "2", "--policy", cut).returncode == 0
     r = run_engine("play", "rules/tictactoe.rules", "--agents", f"policy:{cut}", "--games", "1")

@@ -104,3 +104,5 @@ def test_a_rule_failing_after_from_names_that_state_and_points_to_no_check(tmp_p
     # by hand: from n = 2, add 1 makes 3, where `bad` is listed and fails
     assert r.stderr.endswith(f"moves from the state of --from {start}, as the solve went down them:\n  1. add 1\n")
     assert "engine check" not in r.stderr  # check starts from the file's initial state, not this one
+    r = run_engine("stats", rules, "--from", start)  # which state it failed in, stats does not tell
+    assert r.returncode == 1 and r.stderr.endswith(f"the run started from the state of --from {start}\n"), r.stderr
