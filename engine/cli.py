@@ -1011,7 +1011,9 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
                                                "holds every state it can reach; ")
     except NoEnd as e:
         found.close()
-        return _solve_failed(args, f"no end of the game can be reached from the initial state (of the "
+        start = getattr(args, "start", None)
+        return _solve_failed(args, "no end of the game can be reached from "
+                             + ("the initial state" if start is None else f"the state of --from {start}") + " (of the "
                              f"{counted(e.states, 'state')} it leads to, none is an end), so the scored field "
                              f"'{game.scored_field}' is never scored: the game has no value")
     sweeps.close()
@@ -1035,8 +1037,8 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
         print(json.dumps(out))
         return 0
     print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s (the game can come back to a "
-          "state it was in; a line that never ends is worth 0" +
-          (f", and each step what it adds to the scored field '{game.scored_field}')" if game.splits_scored else ")"))
+          "state it was in; " + (f"each step is worth what it adds to the scored field '{game.scored_field}')"
+                                 if game.splits_scored else "a line that never ends is worth 0)"))
     print(f"  distinct states: {fp.distinct_states:,}{_set_aside(game, args)}; sweeps: {fp.sweeps:,}")
     _print_dead_ends(game, fp.dead_ends)
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)

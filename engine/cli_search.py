@@ -337,6 +337,8 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         "best_line": game.line_json(r.best_line, views=args.show), "chance": chance,
         "fm_calls": r.fm_calls, "iterations": r.iterations, "first_best_at": r.first_best_at,
         "rollouts_cut": r.cut, "seconds": round(seconds, 3), "interrupted": interrupted,
+        **({} if r.planned is None else
+           {"move_by_move": dict(zip(("estimate_moves", "estimate_ended", "decisions", "first_share"), r.planned))}),
     }
     if plot is not None:
         best_score_curve(plot, r.improvements, r.fm_calls, f"{game.title}: {args.algo}, seed {args.seed}")
@@ -364,6 +366,8 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                  "each) spend the budget; --depth N stops them after N moves"
                  if depth in (None, "end") and not interrupted and args.algo in ("mcts", "random-walk", "flat-mc")
                  else ""))
+        if r.planned is not None and not interrupted:
+            print(f"  {_shared(*r.planned)}")
         return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
     if r.cut:
@@ -381,6 +385,16 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         print("  its final state:")
         print("\n".join("    " + row for row in game.view(r.best_line[-1][1]).splitlines()))
     return status
+
+
+def _shared(length: int, ended: bool, decisions: int, first: Optional[int]) -> str:
+    """How a move-by-move search shared its budget among its decisions (Result.planned)."""
+    if not decisions:
+        return (f"no move was decided: the random line that first estimates the game's length took the "
+                f"budget ({counted(length, 'move')})")
+    return (f"{counted(decisions, 'move')} decided one by one, the first with {counted(first, 'call')}: the budget "
+            f"left, shared over the {counted(length, 'move')} of a random line that first estimates the game's "
+            f"length{'' if ended else ' (it did not end)'}; a larger --budget gives each decision more")
 
 
 def _cut(n: int) -> str:

@@ -136,25 +136,32 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
             return True
         return False
 
-    length = len(_probe(fm, state, rng))
+    probe = _probe(fm, state, rng)
+    length, decisions, first = len(probe), 0, None
+
+    def result():
+        ended = bool(probe) and game.is_terminal(probe[-1][1])
+        return attrs.evolve(fm.result(), planned=(length, ended, decisions, first))
     s, line, memory = state, [], None
     while not fm.ended(s):
         if fm.spent:
-            return fm.result()
+            return result()
         if fm.is_chance(s):
             m, s = fm.sample_chance(s, rng)
         else:
             share = max(1, (budget - fm.calls) // max(1, length - len(line)))
+            first = share if first is None else first
+            decisions += 1
             r = agent(game, s, budget=share, rng=rng, memory=memory, progress=None if progress is None else told)
             fm.adopt(line, r)
             if fm.stopped:  # the decision was cut short: its move is not played
-                return fm.result()
+                return result()
             memory = r.memory
             m = r.move
             s = fm.apply(s, m)
         line.append((m, s))
     fm.finish(line, s)
-    return fm.result()
+    return result()
 
 
 def _probe(fm: Budgeted, state, rng) -> list:

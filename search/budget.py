@@ -35,6 +35,9 @@ class Result:
     improvements: tuple  # ((fm_calls, score), ...) each time the best score rose
     memory: object = None  # what the algorithm hands its next decision (rhea's shift buffer)
     cut: int = 0  # random lines stopped after ROLLOUT_MOST moves without an end
+    # decided move by move (agents.plan): the moves of the random line that estimated the game's
+    # length, whether it ended, the decisions made and the calls the first one had
+    planned: Optional[tuple] = None
 
 
 class Budgeted:

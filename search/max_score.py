@@ -45,6 +45,8 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
         node, path, line = root, [root], []
         on_path = {id(root)}
         while not node.ended:
+            if fm.spent:  # a line that goes round can be long: the budget ends it where it has got to
+                return fm.result()
             if node.options is None:
                 node.options = fm.options(node.state)
                 node.ended = not node.options

@@ -246,6 +246,7 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
     sys.setrecursionlimit(max(limit, 20000))
     moves: list = []  # the line to the state being valued
     dead: set = set()  # the keys of the dead ends met
+    cut: set = set()  # with max_depth, the memo keys whose best line stops at the depth, not at an end
 
     def value(s, depth):
         """(s's values, the moves from s to the end along the best line, its memo key as the memo
@@ -273,6 +274,8 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
         if player is not None and not ways:
             dead.add(k if max_depth is None else k[0])
         if not ways or ways is True:  # an end, or where the lines stop
+            if ways:
+                cut.add(k)
             v = tuple(game.returns(s)) if not ways or leaf is None else tuple(leaf(s))
             memo[k] = (v if banked is None else less(v, banked(s)), None, 0, (), k)
             return v, 0, k
@@ -291,14 +294,20 @@ def _values(game: Game, root, max_depth: Optional[int], max_states: int,
             v = tuple(sum(p * x[i] for (_, _, p), (x, _, _) in zip(children, vals)) for i in range(game.num_players))
             length = 1 + sum(p * n for (_, _, p), (_, n, _) in zip(children, vals))
             memo[k] = (v if banked is None else less(v, banked(s)), None, length, kids, k)
+            if cut and any(c in cut for _, _, c in vals):
+                cut.add(k)
             return v, length, k
         top = max(v[player] for v, _, _ in vals)
         close = TIE * max(1.0, abs(top))  # values as good: equal but for the rounding of sums of chances
         tied = [i for i, (v, _, _) in enumerate(vals) if v[player] >= top - close]
         winning = [i for i in tied if all(vals[i][0][player] >= x - close for x in vals[i][0])]
-        # winning: the soonest end; else the latest; whichever of the tied moves is listed first
-        best_i = min(winning, key=lambda i: vals[i][1]) if winning else min(tied, key=lambda i: -vals[i][1])
-        best, length, _ = vals[best_i]
+        # winning: the soonest end (a line that reaches one before one cut at the depth); else the
+        # latest; whichever of the tied moves is listed first
+        best_i = min(winning, key=lambda i: (vals[i][2] in cut, vals[i][1])) if winning else \
+            min(tied, key=lambda i: -vals[i][1])
+        best, length, c = vals[best_i]
+        if c in cut:
+            cut.add(k)
         memo[k] = (best if banked is None else less(best, banked(s)), best_i, length + 1, kids, k)
         if decided is not None:
             decided(s, children[best_i][0], best, None if max_depth is None else depth)

@@ -269,6 +269,11 @@ def test_a_start_from_which_no_end_can_be_reached_is_an_error_at_once_not_after_
     assert stderr == f"error: {path}: no end of the game can be reached from the initial state (of the 3 states it " \
                      "leads to, none is an end), so the scored field 'presses' is never scored: the game has no " \
                      "value\n", stderr
+    start = tmp_path / "at.json"  # begun elsewhere, the message says where
+    start.write_text('{"x": 2}')
+    stderr = unsolved_with(path, path.read_text(), "--from", start)
+    assert stderr.startswith(f"error: {path}: no end of the game can be reached from the state of --from {start} (of "
+                             "the 3 states"), stderr
 
 
 def test_states_that_cannot_reach_an_end_are_named_when_the_values_do_not_settle(tmp_path):

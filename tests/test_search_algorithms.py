@@ -552,6 +552,26 @@ def test_a_game_whose_random_lines_can_go_round_for_ever_ends_every_search_withi
         assert [m for m, _ in r.best_line] == ["win"] and r.best_score == 1
 
 
+class Climb(Trap):
+    """From 0, `win` ends the game (score 1) and `up` climbs; from 1 on, `up` is the only move: a
+    line that climbs meets a new state at every move and never ends."""
+
+    def initial_state(self):
+        return 0
+
+    def legal_moves(self, s):
+        return [] if s == "won" else ["win", "up"] if s == 0 else ["up"]
+
+    def apply(self, s, m):
+        return "won" if m == "win" else s + 1
+
+
+@pytest.mark.parametrize("algo", ALGORITHMS)
+def test_a_line_without_end_through_ever_new_states_ends_every_search_within_its_budget(algo):
+    r = plan(Climb(), 0, algo, budget=1000, rng=random.Random(1))
+    assert r.fm_calls <= 1000 + 50
+
+
 def test_a_move_by_move_search_reports_the_line_its_decisions_played_not_its_probe():
     # osla values `a` by its end (1) and `b` by the score of B as it stands (0), so it plays `a`; the
     # random line that first estimates the game's length may go `b`, `c` to 5, a line osla never played

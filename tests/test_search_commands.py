@@ -101,6 +101,26 @@ def test_a_beam_that_spends_its_budget_before_a_line_ends_says_how_deep_it_went(
                    "--width", "10", "--json")["best_score"] is not None
 
 
+def test_a_move_by_move_search_that_ends_no_line_says_how_it_shared_its_budget(tmp_path):
+    # a walk from 0 to 30: about 900 moves by random play; osla, valuing each move by the score as it
+    # stands, goes down all the way
+    path = tmp_path / "walk.rules"
+    path.write_text('state { n: int = 0 }\naction up "up" { n += 1 }\naction down "down" { n -= 1 }\n'
+                    "turn { either { up } or { down } }\nterminal n >= 30\nscore 0 - n\n")
+    # by hand: the random line that estimates the game's length may spend a quarter of the budget,
+    # 50 calls, two a move (its moves listed, one applied): 25 moves, without an end. Listing the
+    # start's moves again, to see that the game goes on, is one more call; the first decision shares
+    # the 149 calls left over those 25 moves: 5 calls.
+    out = json_of("search", path, "--algo", "osla", "--budget", "200", "--json")
+    assert out["best_score"] is None
+    planned = out["move_by_move"]
+    assert (planned["estimate_moves"], planned["estimate_ended"], planned["first_share"]) == (25, False, 5)
+    r = run_engine("search", path, "--algo", "osla", "--budget", "200")
+    assert f"  {planned['decisions']} moves decided one by one, the first with 5 calls: the budget left, shared over " \
+           "the 25 moves of a random line that first estimates the game's length (it did not end); a larger " \
+           "--budget gives each decision more\n" in r.stdout, r.stdout
+
+
 def usage_error(*args):
     """Run a command that must fail as a usage error; its message."""
     r = run_engine(*args)

@@ -600,6 +600,19 @@ def test_a_game_with_a_loop_solves_to_a_depth(tmp_path):
     assert [m["move"] for m in out["best_line"]] == ["start", "step to 1", "step to 2", "stop at 2"]
 
 
+def test_solve_to_a_depth_takes_a_line_that_ends_before_an_equal_one_the_depth_cuts(tmp_path):
+    # one move deep, `wait` (listed first, the game not over: its score -1 stands in) and `finish`
+    # (an end, scoring -1) are as good; the line that really ends is the one to show
+    path = tmp_path / "wait.rules"
+    path.write_text('state { n: 0..9 = 0  done: bool = no }\naction wait "wait" { n += 1 }\n'
+                    'action finish "finish" { done = yes  n += 1 }\nturn { either { wait } or { finish } }\n'
+                    "terminal done\nscore 0 - n\n")
+    out = json.loads(run_engine("solve", path, "--depth", "1", "--json").stdout)
+    assert out["value"] == [-1] and [m["move"] for m in out["best_line"]] == ["start", "finish"]
+    r = run_engine("solve", path, "--depth", "1")
+    assert "lines stop" not in r.stdout and r.stdout.endswith("    finish\n"), r.stdout
+
+
 def test_solving_frees_its_table_of_values_without_the_collector():
     """The table of every state's value goes when solve returns, not at the collector's next
     full pass: it can hold millions of states in a process that goes on."""
