@@ -657,10 +657,14 @@ class ExpressionChecks:
         if odd:
             i, it = odd[0]
             more = f" (and {len(odd) - 1} more)" if len(odd) > 1 else ""
-            self.error("type-mismatch", f"all elements must have one type, {T.show(t)}: this one is "
-                       f"{T.show(it)}{more}", i.span,
-                       "a range in brackets or braces is one element, a list of its numbers: the range alone "
-                       "is that list, and set(a..b) the set of them" if isinstance(i, m.RangeLit) else None)
+            hint = "a range in brackets or braces is one element, a list of its numbers: the range alone is " \
+                "that list, and set(a..b) the set of them" if isinstance(i, m.RangeLit) else None
+            if want_el is not None and len(odd) == len(items):
+                hint = hint or "none of them is: is the type declared where this value goes (a field, a " \
+                    "constant, a `var`) the one meant?"
+            self.error("type-mismatch", (f"all elements must have one type, {T.show(t)}" if want_el is None else
+                                         f"the elements here must be {T.show(t)}, the type of where they go")
+                       + f": this one is {T.show(it)}{more}", i.span, hint)
         return t
 
     def expr_TupleLit(self, e, want):

@@ -2248,7 +2248,7 @@ score moves
 
 
 @pytest.mark.parametrize("old, new, message, col, hint", [
-    ("set(1..4)", "{1..4}", "all elements must have one type, int: this one is list<int>", 27,
+    ("set(1..4)", "{1..4}", "the elements here must be int, the type of where they go: this one is list<int>", 27,
      "a range in brackets or braces is one element, a list of its numbers: the range alone is that list, and "
      "set(a..b) the set of them"),
     ("moves += 1", "open -= [1, 2]", "'open -=' needs int or set<int>, got list<int>", 23,
@@ -2262,6 +2262,16 @@ def test_a_collection_of_the_wrong_kind_hints_at_the_one_wanted(tmp_path, old, n
     line = next(i for i, x in enumerate(text.splitlines(), 1) if new in x)
     found, errors = every_diagnostic(tmp_path, text)
     assert found == [("type-mismatch", message, line, col, hint)], errors.render()
+
+
+def test_a_list_none_of_whose_elements_fits_its_declared_type_asks_whether_that_type_is_meant(tmp_path):
+    # list<list<int>> written where list<int> was meant: every element is an int, not a list
+    found, errors = every_diagnostic(tmp_path, "const start: list<list<int>> = [4, 5, 0]\n"
+                                     "state { board: list<list<int>> = start }\nturn { board = board }\n"
+                                     "terminal len(board) > 0\nscore 0\n")
+    assert found == [("type-mismatch", "the elements here must be list<int>, the type of where they go: this one is "
+                      "int (and 2 more)", 1, 33, "none of them is: is the type declared where this value goes (a "
+                      "field, a constant, a `var`) the one meant?")], errors.render()
 
 
 def test_an_invariant_broken_in_the_initial_state_shows_that_state_and_no_line_to_look_for(tmp_path, engine_cli):
