@@ -27,7 +27,7 @@ from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LE
 from search.budget import ROLLOUT_MOST
 from search.play import Tally, play, seats
 from search.protocol import CHANCE
-from search.stats import stats
+from search.stats import EXACT_LIMIT as STATS_EXACT, stats
 
 
 def add_parsers(sub):
@@ -79,6 +79,8 @@ def add_parsers(sub):
     t.add_argument("--depth", type=int, default=None, metavar="N", help="deepest depth to report")
     t.add_argument("--samples", type=int, default=1000,
                    help="random playouts once a depth is too big to enumerate (default 1000)")
+    t.add_argument("--max-states", type=int, default=STATS_EXACT, metavar="N",
+                   help=f"count a depth exactly while it has at most N states (default {STATS_EXACT:,})")
     add_from(t)
     t.set_defaults(run=cmd_stats)
 
@@ -134,7 +136,7 @@ def _depth(text: str):
 def _positive(**values):
     for flag, v in values.items():
         if v is not None and v < 1:
-            raise UsageError(f"--{flag} {v}: expected a positive number")
+            raise UsageError(f"--{flag.replace('_', '-')} {v}: expected a positive number")
 
 
 def check_depth(depth) -> None:
@@ -752,7 +754,7 @@ STATS_DEPTH = 1_000
 def cmd_stats(args) -> int:
     check_depth(args.depth)
     game = _load(args)
-    _positive(samples=args.samples)
+    _positive(samples=args.samples, max_states=args.max_states)
     depth = STATS_DEPTH if args.depth is None else args.depth
     bar = ProgressBar(None, "states measured")
     playouts = None
@@ -775,7 +777,7 @@ def cmd_stats(args) -> int:
         return stop.is_set()
     with first_interrupt_stops("stopping: the depths measured whole and the playouts done are shown") as stop:
         rows = stats(game, rng=random.Random(args.seed), depth=depth, samples=args.samples,
-                     progress=measured, sampled=sampled, repeats=lambda d, earlier: repeated.append((d, earlier)))
+                     exact_limit=args.max_states, progress=measured, sampled=sampled, repeats=lambda d, earlier: repeated.append((d, earlier)))
     for b in (bar, playouts):
         if b is not None:
             b.close()

@@ -30,8 +30,12 @@ class Depth:
     ended: int  # of them, terminal states and dead ends
 
 
+EXACT_LIMIT = 100_000
+"""The states a depth may have to be counted exactly, unless told otherwise."""
+
+
 def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int = 1000,
-          exact_limit: int = 100_000, progress: Optional[Callable[[int, int, int], None]] = None,
+          exact_limit: int = EXACT_LIMIT, progress: Optional[Callable[[int, int, int], None]] = None,
           sampled: Optional[Callable[[int], None]] = None,
           repeats: Optional[Callable[[int, int], None]] = None) -> list:
     """Enumerate the states layer by layer while a layer holds at most exact_limit states;

@@ -60,8 +60,8 @@ def test_a_file_given_first_says_a_command_comes_before_it(capsys, file):
      "error: python -m engine solve: unrecognized arguments: --jsn; did you mean --json?"),
     (["play", "rules/tictactoe.rules", "--agents", "random", "--budgt", "3"],
      "error: python -m engine play: unrecognized arguments: --budgt 3; did you mean --budget?"),
-    (["stats", "rules/tictactoe.rules", "--max-states=9"],  # the README's usage lines: solve takes it
-     "error: python -m engine stats: unrecognized arguments: --max-states=9; --max-states is an option of solve"),
+    (["stats", "rules/tictactoe.rules", "--lines=9"],  # the README's usage lines: solve takes it
+     "error: python -m engine stats: unrecognized arguments: --lines=9; --lines is an option of solve"),
     (["solve", "rules/tictactoe.rules", "--dept", "5"],  # an option is taken as written, never as a shortening
      "error: python -m engine solve: unrecognized arguments: --dept 5; did you mean --depth?"),
     (["play", "rules/tictactoe.rules", "--agents", "random", "--game", "5"],

@@ -76,6 +76,17 @@ def test_stats_counts_the_known_tic_tac_toe_positions_by_number_of_marks():
     assert [rows[-1][k] for k in ("moves_min", "moves_mean", "moves_max")] == [None] * 3  # no moves to count
 
 
+def test_stats_with_max_states_counts_depths_exactly_only_while_they_have_at_most_that_many():
+    # the same known counts: with at most 300 states a depth, depths 0-3 (1, 9, 72, 252) are counted
+    # exactly, and the 756 of depth 4 are sampled
+    out = json_of("stats", "rules/tictactoe.rules", "--max-states", "300", "--samples", "50", "--json")
+    rows = out["depths"]
+    assert [(r["states"], r["exact"]) for r in rows[:4]] == [(1, True), (9, True), (72, True), (252, True)]
+    assert not rows[4]["exact"] and rows[4]["states"] <= 50  # the states 50 playouts met, one a playout at most
+    r = run_engine("stats", "rules/tictactoe.rules", "--max-states", "0")
+    assert (r.returncode, r.stderr) == (2, "error: --max-states 0: expected a positive number\n")
+
+
 def test_a_filter_that_always_holds_leaves_beam_at_seed_001s_55():
     # `round: 0..rounds` in the rule file: round <= 8 holds in every state
     out = json_of("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam",
