@@ -777,7 +777,8 @@ def cmd_stats(args) -> int:
         return stop.is_set()
     with first_interrupt_stops("stopping: the depths measured whole and the playouts done are shown") as stop:
         rows = stats(game, rng=random.Random(args.seed), depth=depth, samples=args.samples,
-                     exact_limit=args.max_states, progress=measured, sampled=sampled, repeats=lambda d, earlier: repeated.append((d, earlier)))
+                     exact_limit=args.max_states, progress=measured, sampled=sampled,
+                     repeats=lambda d, earlier: repeated.append((d, earlier)))
     for b in (bar, playouts):
         if b is not None:
             b.close()
