@@ -363,7 +363,8 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                  "(the budget was not spent: every line was dropped by --filter or stopped at a dead end)"
                  if emptied else "within the budget")
               + (f": the beam went {counted(r.iterations, 'layer')} deep (a smaller --width goes deeper on the same "
-                 "budget)" if args.algo == "beam" and not (interrupted or spare or emptied) else
+                 "budget; where lines can come back to a state, a wider one keeps more of them apart)"
+                 if args.algo == "beam" and not (interrupted or spare or emptied) else
                  f" ({counted(r.iterations, 'iteration')}): random lines that go round without end (for 1,000 moves "
                  "each) spend the budget; --depth N stops them after N moves"
                  if depth in (None, "end") and not interrupted and args.algo in ("mcts", "random-walk", "flat-mc")
@@ -372,6 +373,10 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
             print(f"  {_shared(*r.planned)}")
         return status
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
+    if args.algo in EXHAUSTIVE and not interrupted and r.fm_calls < args.budget:
+        depth = getattr(args, "depth", None)
+        print(f"  the budget was not spent: every line{'' if depth is None else f' of at most {depth:,} moves'} that "
+              "does not come back to a state it passed was searched, so none of them scores more")
     if r.cut:
         print(f"  {_cut(r.cut)}")
     if chance:
@@ -387,6 +392,10 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         print("  its final state:")
         print("\n".join("    " + row for row in game.view(r.best_line[-1][1]).splitlines()))
     return status
+
+
+EXHAUSTIVE = ("backtrack", "max-score")
+"""The searches that stop before their budget is spent only once they have seen every line."""
 
 
 def _shared(length: int, ended: bool, decisions: int, first: Optional[int]) -> str:

@@ -106,7 +106,8 @@ def test_a_beam_that_spends_its_budget_before_a_line_ends_says_how_deep_it_went(
     # nine trades a game (seed 001): 1,000 calls leave a beam of 100 short of the ninth layer, one of 10 not
     r = run_engine("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam", "--budget", "1000")
     deep = re.search(r"  no line reached the end of the game within the budget: the beam went (\d) layers deep \(a "
-                     r"smaller --width goes deeper on the same budget\)\n", r.stdout)
+                     r"smaller --width goes deeper on the same budget; where lines can come back to a state, a wider "
+                     r"one keeps more of them apart\)\n", r.stdout)
     assert deep and int(deep.group(1)) < 9, r.stdout
     assert json_of("search", "rules/nidavellir.rules", "--set", "variant=blog", "--algo", "beam", "--budget", "1000",
                    "--width", "10", "--json")["best_score"] is not None
@@ -130,6 +131,20 @@ def test_a_move_by_move_search_that_ends_no_line_says_how_it_shared_its_budget(t
     assert f"  {planned['decisions']} moves decided one by one, the first with 5 calls: the budget left, shared over " \
            "the 25 moves of a random line that first estimates the game's length (it did not end); a larger " \
            "--budget gives each decision more\n" in r.stdout, r.stdout
+
+
+def test_a_search_that_sees_every_line_before_its_budget_is_spent_says_so(tmp_path):
+    path = tmp_path / "add.rules"  # by hand: 1+1+1, 1+2 and 2+1 make 3, 2+2 makes 4, the best
+    path.write_text('state { n: 0..4 = 0 }\naction add "add {k}" { choose k in 1..2  n += k }\nturn { add }\n'
+                    "terminal n >= 3\nscore n\n")
+    for algo in ("backtrack", "max-score"):
+        r = run_engine("search", path, "--algo", algo)
+        assert "  best score: 4 " in r.stdout and "  the budget was not spent: every line that does not come back to " \
+            "a state it passed was searched, so none of them scores more\n" in r.stdout, r.stdout
+    r = run_engine("search", path, "--algo", "backtrack", "--depth", "2")
+    assert "every line of at most 2 moves that does not come back" in r.stdout, r.stdout
+    r = run_engine("search", path, "--algo", "random-walk")  # random lines: no claim
+    assert "budget was not spent" not in r.stdout, r.stdout
 
 
 def usage_error(*args):
