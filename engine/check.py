@@ -127,7 +127,28 @@ class Checker(ExpressionChecks):
             hint = f"did you mean '{near}'?{where}"
         if hint is None and what == "name" and self._unbound_player:
             hint = f"`{self._unbound_player.format(name)}` names each player in turn"
+        if hint is None and what in ("name", "state field"):
+            hint = self._bound_elsewhere(name, what == "state field")
         self.error("unknown-name", f"unknown {what} '{name}'", span, hint)
+
+    def _bound_elsewhere(self, name: str, changed: bool) -> Optional[str]:
+        """A hint for a name that is unknown here but that a block elsewhere binds (an action
+        reading a `var` of the turn that calls it, say); `changed`: it is assigned here."""
+        for d in self.decls:
+            if not isinstance(d, (m.ActionDecl, m.TurnDecl, m.TriggerDecl, m.ChanceDecl)):
+                continue
+            for kind in (m.Let, m.Var, m.Choose, m.ForStmt, m.Draw):
+                for s in nodes_in(d.body, kind):
+                    for x in (s.target,) if isinstance(s, m.Var) else s.targets:
+                        if isinstance(x, m.Ident) and x.name == name:
+                            block = f"action '{d.name.name}'" if isinstance(d, m.ActionDecl) else \
+                                "the turn" if isinstance(d, m.TurnDecl) else "a trigger" \
+                                if isinstance(d, m.TriggerDecl) else "a chance block"
+                            return (f"'{name}' is bound at {x.span}, in {block}: a name bound in a block is seen "
+                                    "in that block only, not in an action it calls; "
+                                    + ("to change it there, keep it in a state field" if changed else
+                                       f"pass it as an argument (`action NAME({name})`)"))
+        return None
 
     # ---------------- driver ----------------
     def run(self):
@@ -982,7 +1003,8 @@ class Checker(ExpressionChecks):
             whole = got != T.ANY and got[0] in T.COLLECTIONS and T.fits(got[1], t[1]) if t != T.INT else False
             self.error("type-mismatch", f"'{what} {op}' needs "
                        + (T.show(t) if t == T.INT else f"{T.show(t[1])} or {T.show(t)}") + f", got {T.show(got)}",
-                       value.span, f"{t[0]}(...) makes {T.show(t)} of it" if whole else None)
+                       value.span, f"{t[0]}(...) makes {T.show(t)} of it" if whole else
+                       None if t == T.INT else self.mismatch_hint(value, t[1], got))
 
     def stmt_IndexAssign(self, s: m.IndexAssign):
         want_v = self.indexed(s, "=")
@@ -1012,7 +1034,7 @@ class Checker(ExpressionChecks):
             return None
         if not T.fits(kt, want_k):
             self.error("type-mismatch", f"the key must be {T.show(want_k)}, got {T.show(kt)}", s.key.span,
-                       self.quoted_value_hint(s.key, want_k))
+                       self.mismatch_hint(s.key, want_k, kt))
         return want_v
 
     def stmt_Replace(self, s: m.Replace):

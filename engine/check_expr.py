@@ -79,6 +79,8 @@ class ExpressionChecks:
             return f"`{want[0]}(x)` makes a {want[0]} of the elements of x"
         if want == T.INT and got == T.BOOL:
             return "a yes or no is no number: `if COND then 1 else 0` counts it"
+        if want == T.CELL and got[0] == "tuple" and len(got[1]) == 2:
+            return "a tuple (row, col) is no cell: cell(row, col) makes one"
         return self.quoted_value_hint(e, want)
 
     def expr_IntLit(self, e, want):
@@ -145,7 +147,8 @@ class ExpressionChecks:
             if el is None:
                 self.error("type-mismatch", f"'{op}' needs a collection on the right, got {T.show(ct)}", e.right.span)
             elif not T.fits(it, el):
-                self.error("type-mismatch", f"{T.show(it)} can never be in {T.show(ct)}", e.span)
+                self.error("type-mismatch", f"{T.show(it)} can never be in {T.show(ct)}", e.span,
+                           self.mismatch_hint(e.left, el, it))
             return T.BOOL
         lt = self.expr(e.left, want if op in ("+", "-") else None)
         rt = self.expr(e.right, lt if op in ("==", "!=") and lt != T.ANY else None)
@@ -239,7 +242,7 @@ class ExpressionChecks:
         if t[0] == "map":
             if not T.fits(kt, t[1]):
                 self.error("type-mismatch", f"the key must be {T.show(t[1])}, got {T.show(kt)}", e.key.span,
-                           self.quoted_value_hint(e.key, t[1]))
+                           self.mismatch_hint(e.key, t[1], kt))
             return t[2]
         if t[0] == "list":
             if not T.fits(kt, T.INT):

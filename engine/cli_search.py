@@ -797,7 +797,7 @@ def cmd_stats(args) -> int:
     if args.json:
         print(json.dumps({"game": game.title, "set": settings_given(game, args.set), **started_json(args), "depths": [
             {"depth": r.depth, "exact": r.exact, "states": r.states, "decisions": r.decisions, "chance": r.chance,
-             **({"moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 4), "moves_max": r.moves_max}
+             **({"moves_min": r.moves_min, "moves_mean": round(r.moves_mean, 12), "moves_max": r.moves_max}
                 if r.decisions else dict.fromkeys(("moves_min", "moves_mean", "moves_max"))),  # none: null
              "ended": r.ended} for r in rows], "stopped": cut, "interrupted": interrupted,
             "samples": done_playouts,

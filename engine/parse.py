@@ -110,6 +110,9 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             hint = "a map is written {KEY: VALUE, ...}"
         elif text[e.token.start_pos - 1:e.token.start_pos] == "=":
             hint = "to assign write a single '='; '==' compares two values"
+        elif typed := re.search(r"(?:^|\n|[{,])\s*(\w+)\s*:\s*\([^()]*\)\s*$", text[:e.token.start_pos]):
+            hint = f"a type has no tuple form: '{typed.group(1)}' can be a record (record NAME {{ a: int, b: int }}), " \
+                   "a cell (cell(row, col)), or two fields"
         elif defined := re.search(r"(?:^|\n)\s*def\s+(\w+)\s*$", text[:e.token.start_pos]):
             name = defined.group(1)
             hint = f"a def lists its parameters in brackets, none as def {name}() = ...; a value that never " \
@@ -946,7 +949,8 @@ def _unquote(tok) -> str:
     return re.sub(r"\\(.)", lambda mt: _ESCAPES.get(mt.group(1), mt.group(1)).replace("{{", "{").replace("}}", "}"), body)
 
 
-_IN_BRACES = "a string cannot hold another in its braces: name the text with a `def` and put that in braces"
+_IN_BRACES = "a string cannot hold another in its braces: name the text (a `let` in the action, a `const` or " \
+    "a `def`) and put that name in braces"
 
 
 def _template(tok: Token, path: str, line_offset: int, what: str = "label") -> m.Template:

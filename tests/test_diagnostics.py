@@ -1729,18 +1729,22 @@ def test_a_string_in_the_braces_of_a_string_is_named_as_what_ended_it(tmp_path):
                                  'view "hand: {if have then text(n) else "-"}"\n')
     d = errors.diagnostics[0]
     assert (d.message, d.span.line, d.span.col) == ("string has '{' without a closing '}'", 6, 13)
-    assert d.hint == "a string cannot hold another in its braces: name the text with a `def` and put that in braces"
+    assert d.hint == "a string cannot hold another in its braces: name the text (a `let` in the action, a `const` " \
+        "or a `def`) and put that name in braces"
 
 
 @pytest.mark.parametrize("view, message, hint", [
     ('"n is ‸{{moves}}"', "'{{' is no escape: braces in a string hold an expression to fill in",
      "write \\{ and \\} for braces themselves"),
     ('"n is {if moves > 1 then "‸big" else "small"}"', None,
-     "a string cannot hold another in its braces: name the text with a `def` and put that in braces"),
+     "a string cannot hold another in its braces: name the text (a `let` in the action, a `const` or a `def`) and "
+     "put that name in braces"),
     ('"n is ‸{join("-", [text(moves)])}"', "string has '{' without a closing '}'",
-     "a string cannot hold another in its braces: name the text with a `def` and put that in braces"),
+     "a string cannot hold another in its braces: name the text (a `let` in the action, a `const` or a `def`) and "
+     "put that name in braces"),
     ('"n is {join(‸\\"-\\", [text(moves)])}"', None,
-     "a string cannot hold another in its braces: name the text with a `def` and put that in braces"),
+     "a string cannot hold another in its braces: name the text (a `let` in the action, a `const` or a `def`) and "
+     "put that name in braces"),
 ])
 def test_a_python_habit_in_a_string_gets_a_hint(tmp_path, view, message, hint):
     marked = snippet("""
@@ -2625,4 +2629,34 @@ def test_a_constant_declared_with_another_type_than_its_value_is_one_error_not_o
             "score len(components(board, [c for c in nodes(board) where c.row == 0]))\n")
     found, errors = every_diagnostic(tmp_path, text)
     assert found == [("type-mismatch", "'board' is declared graph<int>, got graph<cell>", 1, 27, None)], \
+        errors.render()
+
+
+def test_a_name_bound_in_the_caller_is_unknown_in_the_action_it_calls_and_the_hint_says_where_it_is(tmp_path):
+    # `go` binds x; `bump`, which it calls, sees none of its names: to read x it takes it as an
+    # argument, to change it the value lives in a state field
+    game = 'state { n: 0..10 = 0 }\naction bump { BODY }\naction go {\n    var x = 0\n    bump\n    n = x\n}\n' \
+           "turn { go }\nterminal n >= 1\nscore n\n"
+    found, errors = every_diagnostic(tmp_path, game.replace("BODY", "x += 1"))
+    assert found == [("unknown-name", "unknown state field 'x'", 2, 15,
+                      f"'x' is bound at {tmp_path / 'game.rules'}:4:9, in action 'go': a name bound in a block is "
+                      "seen in that block only, not in an action it calls; to change it there, keep it in a state "
+                      "field")], errors.render()
+    found, errors = every_diagnostic(tmp_path, game.replace("BODY", "n = x"))
+    assert found[0][1:] == ("unknown name 'x'", 2, 19,
+                            f"'x' is bound at {tmp_path / 'game.rules'}:4:9, in action 'go': a name bound in a block "
+                            "is seen in that block only, not in an action it calls; pass it as an argument "
+                            "(`action NAME(x)`)"), errors.render()
+
+
+def test_a_tuple_type_and_a_tuple_for_a_cell_are_told_what_to_write_instead(tmp_path):
+    found, errors = every_diagnostic(tmp_path, "state { last: (int, int) = (0, 0) }\nturn { last = last }\n"
+                                     "terminal yes\nscore 0\n")
+    assert found[0][4] == "a type has no tuple form: 'last' can be a record (record NAME { a: int, b: int }), a " \
+        "cell (cell(row, col)), or two fields", errors.render()
+    found, errors = every_diagnostic(tmp_path, "const g = square_grid(2, 2)\nstate { seen: set<cell> = {} }\n"
+                                     "def at(r, c) = (r, c)\naction mark { choose r in 0..1  seen += at(r, r) }\n"
+                                     "turn { mark }\nterminal len(seen) > 0 or at(0, 0) in cells(g)\nscore 0\n")
+    assert [(d[2], d[4]) for d in found] == [(4, "a tuple (row, col) is no cell: cell(row, col) makes one"),
+                                             (6, "a tuple (row, col) is no cell: cell(row, col) makes one")], \
         errors.render()
