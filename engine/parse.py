@@ -111,8 +111,8 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         elif text[e.token.start_pos - 1:e.token.start_pos] == "=":
             hint = "to assign write a single '='; '==' compares two values"
         elif typed := re.search(r"(?:^|\n|[{,])\s*(\w+)\s*:\s*\([^()]*\)\s*$", text[:e.token.start_pos]):
-            hint = f"a type has no tuple form: '{typed.group(1)}' can be a record (record NAME {{ a: int, b: int }}), " \
-                   "a cell (cell(row, col)), or two fields"
+            hint = f"a type has no tuple form: '{typed.group(1)}' can be a record " \
+                   "(record NAME { a: int, b: int }), a cell (cell(row, col)), or two fields"
         elif defined := re.search(r"(?:^|\n)\s*def\s+(\w+)\s*$", text[:e.token.start_pos]):
             name = defined.group(1)
             hint = f"a def lists its parameters in brackets, none as def {name}() = ...; a value that never " \
