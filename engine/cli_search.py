@@ -22,8 +22,9 @@ from .policy_file import POLICY_AGENT, policy_agent
 from .start_state import start_from
 from .progress import ProgressBar
 from .runtime import plain_number
-from search.agents import (ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES, Options,
-                           make_agent, plan)
+from search.agents import (AGENTS_ONLY, ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES,
+                           Options, make_agent, plan)
+from search.alpha_beta_agent import Unfit
 from search.budget import ROLLOUT_MOST
 from search.play import Tally, play, seats
 from search.protocol import CHANCE
@@ -207,7 +208,7 @@ def agent_spec(spec: str, game) -> tuple:
     """(algorithm, its own options) of an --agents entry such as `mcts:heuristic=outlook:depth=0`."""
     algo, *parts = spec.split(":")
     own: dict = {}
-    names = [*ALGORITHMS, "random", POLICY_AGENT.rstrip(":")]
+    names = [*ALGORITHMS, *AGENTS_ONLY, "random", POLICY_AGENT.rstrip(":")]
     if parts and algo not in names:  # `polcy:FILE.jsonl`, `mcst:depth=0`
         near = did_you_mean(algo, names)
         raise UsageError(f"--agents {spec}: no agent named '{algo}'; "
@@ -271,6 +272,15 @@ def _algorithm(name: str) -> str:
     near = did_you_mean(name, ALGORITHMS)
     raise argparse.ArgumentTypeError(f"no algorithm named '{name}'; " + (f"did you mean '{near}'? " if near else "")
                                      + f"expected one of {', '.join(ALGORITHMS)}")
+
+
+@contextmanager
+def unfit_is_a_usage_error(agents: str):
+    """An agent that finds, as it plays, that it cannot play this game: a usage error naming it."""
+    try:
+        yield
+    except Unfit as e:
+        raise UsageError(f"--agents {agents}: {e}") from None
 
 
 @contextmanager
@@ -444,6 +454,9 @@ def _play_setup(args) -> tuple:
     except ValueError as e:
         raise UsageError(f"--agents {args.agents}: {e}") from None
     check_options_apply(args, [algo for algo, _ in chosen])
+    if game.num_players != 2 and any(algo in AGENTS_ONLY for algo, _ in chosen):
+        raise UsageError(f"--agents {args.agents}: alpha-beta plays a game of two players, and {args.file} has "
+                         f"{game.num_players}")
     same_games = game.num_players == 1 and len(agents) > 1  # each agent plays every game, on the same chance
     if same_games and len(set(specs)) < len(specs):
         raise UsageError(f"--agents {args.agents}: an agent given twice would play the same games the same way "
@@ -595,7 +608,8 @@ def cmd_play(args) -> int:
     def progress(i, done):
         played[i] = done
         bar.update(i * args.games + done)
-    with first_interrupt_stops("stopping once the games under way have ended") as stop, states_told(game):
+    with first_interrupt_stops("stopping once the games under way have ended") as stop, states_told(game), \
+            unfit_is_a_usage_error(args.agents):
         for i, run in enumerate(runs):  # one seed for every run: game g meets the same chance in each
             if stop.is_set():
                 break

@@ -6,6 +6,7 @@ from typing import Callable, Optional
 
 import attrs
 
+from .alpha_beta_agent import alpha_beta_agent
 from .backtrack import backtrack
 from .beam import beam
 from .budget import Budgeted, Result, rollout
@@ -24,6 +25,9 @@ LINE_PLANNERS = ("backtrack", "random-walk", "beam", "max-score", "mcts")
 """Algorithms that plan a whole line from one start in one run (the rest decide move by move)."""
 
 ALGORITHMS = LINE_PLANNERS + ("osla", "flat-mc", "rhea")
+
+AGENTS_ONLY = ("alpha-beta",)
+"""Agents that decide a move in a game of two players, and plan no line for one (not for `search`)."""
 
 CHANCE_STEPS = {
     "backtrack": "every outcome of a chance step tried like a move: the best line is the best case over chance",
@@ -60,6 +64,7 @@ TAKES = {
     "backtrack": ("depth",), "random-walk": ("depth",), "beam": ("heuristic", "width", "extra", "sample", "depth"),
     "max-score": ("heuristic",), "mcts": ("heuristic", "depth", "backup", "horizon", "exploration", "rave"),
     "osla": ("heuristic",), "flat-mc": ("heuristic", "depth"), "rhea": ("heuristic", "depth", "population"),
+    "alpha-beta": ("heuristic", "depth"),
 }
 """The Options fields each algorithm uses (the filter aside): what a rule file's `agent` may set."""
 
@@ -76,7 +81,7 @@ CHOICES = {"backup": ("mean", "max"), "horizon": ("end", "chance")}
 """The values of each option that is a choice among names."""
 
 ENTRIES = {"backtrack": backtrack, "random-walk": random_walk, "beam": beam, "max-score": max_score,
-           "mcts": mcts, "osla": osla, "flat-mc": flat_mc, "rhea": rhea}
+           "mcts": mcts, "osla": osla, "flat-mc": flat_mc, "rhea": rhea, "alpha-beta": alpha_beta_agent}
 
 
 def _options(name: str, opts: Options) -> dict:
@@ -94,6 +99,7 @@ def _options(name: str, opts: Options) -> dict:
         "osla": {"heuristic": h},
         "flat-mc": {"heuristic": h, "rollout_depth": 20 if opts.depth is None else d},
         "rhea": {"heuristic": h, "population": opts.population, "horizon": 20 if d is None else d},
+        "alpha-beta": {"heuristic": h, "max_depth": d},
     }[name]
 
 
@@ -107,9 +113,9 @@ def make_agent(name: str, opts: Options = Options()) -> Agent:
     if name == "random":
         return _random
     if name not in ENTRIES:
-        near = difflib.get_close_matches(name, [*ALGORITHMS, "random"], n=1, cutoff=0.6)
+        near = difflib.get_close_matches(name, [*ALGORITHMS, *AGENTS_ONLY, "random"], n=1, cutoff=0.6)
         raise ValueError(f"no algorithm named '{name}'; " + (f"did you mean '{near[0]}'? " if near else "")
-                         + f"expected one of {', '.join(ALGORITHMS)}, random")
+                         + f"expected one of {', '.join(ALGORITHMS + AGENTS_ONLY)}, random")
     fn, kw = ENTRIES[name], _options(name, opts)
 
     def agent(game, state, *, budget, rng, memory=None, progress=None, observers=()) -> Result:

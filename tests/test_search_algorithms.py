@@ -253,7 +253,7 @@ WIN = (["X at (0, 0)", "O at (1, 0)", "X at (0, 1)", "O at (1, 1)"], "X at (0, 2
 BLOCK = (["X at (0, 0)", "O at (1, 1)", "X at (2, 2)", "O at (0, 2)"], "X at (2, 0)")
 
 
-@pytest.mark.parametrize("name", ["mcts", "osla", "flat-mc"])
+@pytest.mark.parametrize("name", ["mcts", "osla", "flat-mc", "alpha-beta"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_an_agent_takes_an_immediate_win(tictactoe, name, seed):
     before, winning = WIN
@@ -262,7 +262,7 @@ def test_an_agent_takes_an_immediate_win(tictactoe, name, seed):
     assert tictactoe.describe(r.move) == winning
 
 
-@pytest.mark.parametrize("name", ["mcts", "flat-mc"])  # osla sees one move ahead: not O's reply
+@pytest.mark.parametrize("name", ["mcts", "flat-mc", "alpha-beta"])  # osla sees one move ahead: not O's reply
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_an_agent_blocks_an_immediate_threat(tictactoe, name, seed):
     before, block = BLOCK

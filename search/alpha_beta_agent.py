@@ -1,0 +1,89 @@
+"""The alpha-beta agent: for a game of two players whose returns add up to the same total, the move
+that a depth-limited alpha-beta search values best, searched one depth deeper at a time while the
+budget lasts (iterative deepening)."""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from .alpha_beta import NotConstantSum, alpha_beta
+from .budget import Budgeted, Observer, Progress, Result
+
+
+class Unfit(Exception):
+    """The game is not one the agent can play: its message says why."""
+
+
+class _Spent(Exception):
+    """The budget ran out in the middle of a search."""
+
+
+class _Counted:
+    """The game as a search from `root` sees it: each listing of moves or chance outcomes and each
+    move applied is a forward-model call of `fm`; once the budget is spent, _Spent. With a
+    `heuristic`, an end is valued by it too, as every search values ends (finished and unfinished
+    lines on one scale)."""
+
+    def __init__(self, game, root, fm: Budgeted, heuristic: Optional[str]):
+        self._game, self._root, self._fm, self._heuristic = game, root, fm, heuristic
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def _call(self) -> None:
+        if self._fm.spent:
+            raise _Spent
+
+    def initial_state(self):
+        return self._root
+
+    def returns(self, s):
+        h = self._heuristic
+        return self._game.returns(s) if h is None else [self._game.evaluate(s, h, p) for p in (0, 1)]
+
+    def legal_moves(self, s):
+        self._call()
+        return self._fm.moves(s)
+
+    def legal_moves_within(self, s, limit: int):
+        self._call()
+        self._fm.charge()
+        within = getattr(self._game, "legal_moves_within", None)
+        return self._game.legal_moves(s) if within is None else within(s, limit)
+
+    def chance_outcomes(self, s):
+        self._call()
+        return self._fm.outcomes(s)
+
+    def apply(self, s, m):
+        self._call()
+        return self._fm.apply(s, m)
+
+
+def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Optional[str] = None,
+                     max_depth: Optional[int] = None, observers: Iterable[Observer] = (),
+                     progress: Optional[Progress] = None) -> Result:
+    """Search state to depth 1, 2, ... (at most max_depth) with alpha-beta, the states where the
+    lines stop and the ends valued by the heuristic (by the score without one), until the budget
+    runs out or a search reaches every end: the best move of the deepest search that finished (the
+    first listed of those as good). Unfit where two of those values add up to different totals."""
+    fm = Budgeted(game, state, budget, observers=observers, progress=progress)
+    moves = fm.moves(state)
+    if len(moves) <= 1:
+        return fm.result(moves[0] if moves else None)
+    counted, best, depth = _Counted(game, state, fm, heuristic), moves[0], 1
+    leaf = None if heuristic is None else counted.returns
+    while max_depth is None or depth <= max_depth:
+        try:
+            found = alpha_beta(counted, first_moves=False, max_depth=depth, leaf=leaf)
+        except _Spent:
+            break
+        except NotConstantSum as e:
+            raise Unfit(f"alpha-beta takes one player's gain for the other's loss, but two of the values it met "
+                        f"add up to different totals, {tuple(e.first)} and {tuple(e.other)}"
+                        + ("" if heuristic is None else f" (by the heuristic {heuristic})"))
+        fm.iterations = depth
+        best = found.best_line[0][0]
+        if found.complete:  # every line reached its end: deeper searches find the same
+            break
+        depth += 1
+    return fm.result(best)
