@@ -755,7 +755,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
         return _solve_failed(args, "--alpha-beta: a line of play comes back to a state it was in; solve without "
                              "--alpha-beta values such a game by value iteration")
     except TooManyStates as e:
-        return _too_many_states(args, game, e, "")
+        return _too_many_states(args, game, e, "", _alpha_beta_advice(args))
     except Endless as e:
         return _solve_failed(args, _endless(game, e))
     except KeyboardInterrupt as e:
@@ -777,7 +777,8 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
         return 0
     done = "solved" if found.complete else f"explored to depth {args.depth}"
     print(f"{titled(game, args.set)}: {done} by alpha-beta in {seconds:.2f} s")
-    print(f"  states searched: {found.states:,} ({counted(found.visits, 'visit')}, some with other bounds)")
+    print(f"  states searched: {found.states:,} ({counted(found.visits, 'visit')}"
+          f"{', some with other bounds' if found.visits > found.states else ''})")
     _print_value_and_line(game, found.value, found.best_line, cut=None if found.complete else args.depth,
                           seed=args.seed, show=args.show, leaf=args.heuristic)
     if args.moves:
@@ -948,15 +949,24 @@ SPREAD_SAMPLE = 100_000
 """The states found last that a solve past its limit looks at for the fields that vary most."""
 
 
-def _too_many_states(args, game, e: TooManyStates, why: str) -> int:
+def _alpha_beta_advice(args) -> str:
+    """What may let `solve --alpha-beta` search fewer states."""
+    tips = (["--depth N (N at least the longest line of the game) searches depth by depth, trying first the move "
+             "best a depth less, which can cut off far more"] if args.depth is None else []) + \
+        (["without --moves only the value is searched, not each first move's exact value, which can take many "
+          "times more states"] if args.moves else [])
+    return "".join(f"; with --alpha-beta, {tip}" for tip in tips)
+
+
+def _too_many_states(args, game, e: TooManyStates, why: str, advice: str = "") -> int:
     """Exit 1 for a game with more states than solve may hold, with the fields that vary most
-    among the states found last and the ways on."""
+    among the states found last and the ways on (and `advice` after those)."""
     message = (f"{why}more than {counted(e.limit, 'state')} and not solved yet; solve holds each one in memory, "
                f"so it stopped here. `python -m engine stats {args.file}{_set_flags(parse_settings(args.set))}` "
                "shows how the states grow with depth, --depth N solves the first N moves and --max-states N lets "
                "solve hold more; "
                + ("`search` and `play` look for good lines" if game.num_players == 1 else
-                  "`play` pits search agents against each other") + " in a game too big to solve")
+                  "`play` pits search agents against each other") + " in a game too big to solve" + advice)
     spread = game.fields_spread(e.keys, sample=SPREAD_SAMPLE)  # a state is its own key
     if spread:
         looked = min(len(e.keys), SPREAD_SAMPLE)

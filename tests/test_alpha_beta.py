@@ -282,3 +282,18 @@ def test_more_states_than_max_states_stop_it_naming_the_fields_that_vary(depth):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "more than 100 states and not solved yet" in r.stderr
     assert "the fields with the most values in the 50 states found last: marks 50 values" in r.stderr, r.stderr
+
+
+def test_past_max_states_it_says_what_may_search_fewer():
+    r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--max-states", "100", "--moves")
+    assert "; with --alpha-beta, --depth N (N at least the longest line of the game) searches depth by depth, " \
+        "trying first the move best a depth less, which can cut off far more; with --alpha-beta, without --moves " \
+        "only the value is searched, not each first move's exact value, which can take many times more states" \
+        in r.stderr, r.stderr
+    r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--max-states", "100", "--depth", "9")
+    assert r.returncode == 1 and "with --alpha-beta" not in r.stderr, r.stderr
+
+
+def test_searched_to_depth_0_the_one_state_is_visited_once():
+    r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--depth", "0")
+    assert "  states searched: 1 (1 visit)\n" in r.stdout, r.stdout
