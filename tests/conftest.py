@@ -39,6 +39,13 @@ def first_diagnostic(path: Path, text: str):
     return info.value.diagnostics[0], info.value.render()
 
 
+@pytest.fixture(scope="module")
+def tictactoe():
+    """rules/tictactoe.rules, loaded once for a module's tests."""
+    from engine import load_game
+    return load_game(str(ROOT / "rules" / "tictactoe.rules"))
+
+
 def run_engine(*args, timeout=120):
     """Run `python -m engine ARGS` from the repository root; returns the CompletedProcess."""
     return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=ROOT,

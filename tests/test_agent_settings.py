@@ -161,11 +161,6 @@ def test_search_reports_the_heuristic_the_file_chose(tmp_path):
 
 # ------------------------------------------------------------ the tic-tac-toe heuristic
 
-@pytest.fixture(scope="module")
-def tictactoe():
-    return load_game("rules/tictactoe.rules")
-
-
 def rows(game, s):
     return [game.evaluate(s, "rows", p) for p in range(2)]
 

@@ -13,11 +13,6 @@ from search.alpha_beta_agent import Unfit
 TTT = "rules/tictactoe.rules"
 
 
-@pytest.fixture(scope="module")
-def tictactoe():
-    return load_game(TTT)
-
-
 def test_it_stays_within_its_budget_and_searches_deeper_with_more(tictactoe):
     s = tictactoe.initial_state()
     agent = make_agent("alpha-beta")

@@ -229,11 +229,6 @@ def test_one_step_look_ahead_costs_one_call_plus_one_per_move_whatever_the_budge
 
 # ---------------------------------------------------------------- tic-tac-toe: wins and blocks
 
-@pytest.fixture(scope="module")
-def tictactoe():
-    return load_game("rules/tictactoe.rules")
-
-
 def replay(game, labels):
     """The state reached from the initial state by the moves with these labels."""
     s = game.initial_state()

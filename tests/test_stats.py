@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from conftest import ROOT, run_engine
+from conftest import run_engine
 from engine import load_game
 from search.stats import stats
 
@@ -21,11 +21,6 @@ class Counting:
 
     def __getattr__(self, name):
         return getattr(self.game, name)
-
-
-@pytest.fixture(scope="module")
-def tictactoe():
-    return load_game(ROOT / "rules/tictactoe.rules", {})
 
 
 def test_stats_stops_making_a_layer_once_it_holds_more_states_than_it_enumerates(tictactoe):
