@@ -46,7 +46,7 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
         on_path = {id(root)}
         while not node.ended:
             if fm.spent:  # a line that goes round can be long: the budget ends it where it has got to
-                return fm.result()
+                return fm.result(None if fm.best_line else line[0][0] if line else root.children[0][0])
             if node.options is None:
                 node.options = fm.options(node.state)
                 node.ended = not node.options

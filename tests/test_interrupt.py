@@ -200,7 +200,7 @@ def stats_with_ctrl_c(monkeypatch, *, at_playout=None, at_depth=None, limit=100)
             if k == at_playout:
                 os.kill(os.getpid(), signal.SIGINT)
             return sampled(k)
-        return real(game, progress=measured, sampled=playouts, exact_limit=limit, **kw)
+        return real(game, progress=measured, sampled=playouts, **{**kw, "exact_limit": limit})
     monkeypatch.setattr(cli_search, "stats", stats)
 
 
