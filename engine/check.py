@@ -16,7 +16,7 @@ from . import types as T
 from .check_expr import BUILTINS, ExpressionChecks, a_kind
 from .diagnostics import Diagnostic, counted, did_you_mean
 from .parse import misspelt_statement_word
-from search.agents import ALGORITHMS, CHOICES, FRACTIONS, LEAST, TAKES
+from search.agents import AGENTS_ONLY, ALGORITHMS, CHOICES, FRACTIONS, LEAST, TAKES
 
 
 @attrs.define(eq=False)
@@ -724,9 +724,10 @@ class Checker(ExpressionChecks):
             self.error("duplicate", f"agent {name} is already declared", d.name.span, f"first declared at {first.span}")
             return
         if name not in TAKES:
-            near = did_you_mean(name, ALGORITHMS)
+            names = ALGORITHMS + AGENTS_ONLY
+            near = did_you_mean(name, names)
             self.error("unknown-name", f"unknown algorithm '{name}'", d.name.span,
-                       f"did you mean '{near}'?" if near else f"the algorithms are {', '.join(ALGORITHMS)}")
+                       f"did you mean '{near}'?" if near else f"the algorithms are {', '.join(names)}")
             return
         seen = {}
         for o in d.options:
