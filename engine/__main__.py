@@ -18,6 +18,8 @@ if __name__ == "__main__":  # not in a process that `--jobs` starts afresh, whic
     import signal
 
     def _terminated(signum, frame):  # SIGTERM (`timeout`, a scheduler): as Ctrl-C, what was done is reported
+        from .interrupt import note_signal
+        note_signal(signum)
         raise KeyboardInterrupt
     signal.signal(signal.SIGTERM, _terminated)
     sys.exit(main())

@@ -31,6 +31,7 @@ from .outputs import CannotWrite, NewFile
 from .start_state import start_from
 from .progress import ProgressBar
 from .frame_room import with_room
+from .interrupt import interrupted_by
 from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings,
                    parameter_values, parse_settings, range_ends, settings_given, titled)
 from .runtime import plain_number
@@ -1106,7 +1107,7 @@ def cmd_check(args) -> int:
                               "seed": args.seed, "ok": True, "examples": n, "steps": k, "failure": None,
                               "interrupted": True}))
         else:
-            print(f"{args.file}: interrupted (Ctrl-C) after {counted(n, 'example')} of {args.examples:,} "
+            print(f"{args.file}: interrupted ({interrupted_by()}) after {counted(n, 'example')} of {args.examples:,} "
                   f"({counted(k, 'step')}): no failure in those")
         return 130
     bar.close()
@@ -1306,7 +1307,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt as e:
         so_far = getattr(e, "so_far", "")
         print(f"interrupted{so_far}", file=sys.stderr)
-        _json_error(args, f"interrupted (Ctrl-C) before there was anything to report{so_far}", argv,
+        _json_error(args, f"interrupted ({interrupted_by()}) before there was anything to report{so_far}", argv,
                     interrupted=True)
         return 130
     except BrokenPipeError:  # output piped into `head` and the like

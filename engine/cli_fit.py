@@ -10,7 +10,7 @@ from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, 
 from .diagnostics import UsageError, counted
 from .outputs import new_file
 from .policy_file import POLICY_AGENT, policy_agent
-from .interrupt import first_interrupt_stops
+from .interrupt import first_interrupt_stops, interrupted_by
 from .load import parameter_values, settings_given, titled
 from .progress import ProgressBar
 from search.agents import make_agent
@@ -173,7 +173,8 @@ def cmd_fit(args) -> int:
     print(f"{titled(game, args.set)}: {len(rows)} decisions fitted"
           + (f", one fit per value of {args.by}" if args.by else ""))
     if interrupted is not None:
-        print(f"  interrupted (Ctrl-C) after {counted(interrupted, 'game')} of {args.games:,}: the decisions of those")
+        print(f"  interrupted ({interrupted_by()}) after {counted(interrupted, 'game')} of {args.games:,}: "
+              "the decisions of those")
     width = max(len(h) for h in features + ["bias"])
     for g, v in out.items():
         r2 = "undefined (the score never varies)" if v["r2"] is None else f"{v['r2']:.3f}"

@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 from .diagnostics import RuleErrors, RuleRuntimeError, UsageError, counted, did_you_mean
 from .earlier_run import load_earlier_run
-from .interrupt import first_interrupt_stops
+from .interrupt import first_interrupt_stops, interrupted_by
 from .load import (command_line_measures, command_line_predicates, load_game, parameter_values,
                    parse_settings, settings_given, titled)
 from .plots import best_score_curve, check_plot_target
@@ -362,7 +362,7 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
     print(f"{titled(game, args.set)}: {args.algo} ({kind}), {r.fm_calls:,} forward-model calls, "
           f"{r.iterations:,} iteration{'s' if r.iterations != 1 else ''}, {seconds:.2f} s")
     if interrupted:
-        print("  interrupted (Ctrl-C): what the search had found by then")
+        print(f"  interrupted ({interrupted_by()}): what the search had found by then")
     if r.best_score is None:
         depth = getattr(args, "depth", None)
         spare = args.budget is not None and r.fm_calls < args.budget and depth not in (None, "end")
@@ -675,7 +675,7 @@ def cmd_play(args) -> int:
           f"seed {args.seed}{mixed}, {seconds:.1f} s")
     if interrupted:
         run_names = [" against ".join(n for n, _ in run) for run in runs]
-        print(f"  interrupted (Ctrl-C) after {_games_played(played, args, run_names)}")
+        print(f"  interrupted ({interrupted_by()}) after {_games_played(played, args, run_names)}")
     defaulted = _by_the_first_heuristic(args, game)
     if defaulted:
         print(f"  the heuristic of {', '.join(defaulted)}: {next(iter(game.heuristics))}, the file's first "
@@ -821,7 +821,7 @@ def cmd_stats(args) -> int:
     if game.splits_scored:
         print(f"  (states that differ only in the scored field '{game.scored_field}' counted once)")
     if interrupted:
-        print("  interrupted (Ctrl-C): " + (f"after {done_playouts:,} of {args.samples:,} random playouts"
+        print(f"  interrupted ({interrupted_by()}): " + (f"after {done_playouts:,} of {args.samples:,} random playouts"
                                              if done_playouts else "the depths measured whole by then"))
     chance = any(r.chance for r in rows)  # a column of the states where chance moves, in a game with chance
     head = f" {'chance':>8}" if chance else ""

@@ -10,6 +10,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from typing import Callable
 
 from .diagnostics import Forbidden, RuleErrors, RuleRuntimeError, UsageError, counted
+from .interrupt import interrupted_by
 from .load import ANY_NUMBER, SWEEP_MOST, NumbersText, load_game, parse_settings, sweep_values, titled
 from .progress import ProgressBar
 from .runtime import plain_number
@@ -111,9 +112,10 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
                   f"--sweep {name}={again} all the same (--max-states N lets solve hold more)")
         if interrupted:
             rest = values[len(runs):]
-            print(f"  interrupted (Ctrl-C) while solving {name}={rest[0]}: --sweep {name}={rest[0]}..{rest[-1]} "
+            by = interrupted_by()
+            print(f"  interrupted ({by}) while solving {name}={rest[0]}: --sweep {name}={rest[0]}..{rest[-1]} "
                   "solves the rest" if rest[0].lstrip("-").isdigit() and len(rest) > 1 else
-                  f"  interrupted (Ctrl-C) while solving {name}={rest[0]}; the values not solved: {', '.join(rest)}")
+                  f"  interrupted ({by}) while solving {name}={rest[0]}; the values not solved: {', '.join(rest)}")
     return 130 if interrupted else status
 
 

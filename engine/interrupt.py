@@ -9,6 +9,20 @@ import sys
 import threading
 
 
+_BY = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}
+_last = ["Ctrl-C"]  # what interrupted the run last
+
+
+def note_signal(signum: int) -> None:
+    """Remember which signal interrupted the run, for interrupted_by."""
+    _last[0] = _BY.get(signum, "Ctrl-C")
+
+
+def interrupted_by() -> str:
+    """What interrupted the run, as its report names it: Ctrl-C (unless told otherwise), or SIGTERM."""
+    return _last[0]
+
+
 @contextlib.contextmanager
 def first_interrupt_stops(note: str = ""):
     """Within the block, the first SIGINT (or SIGTERM) sets the event it yields instead of raising
@@ -26,6 +40,7 @@ def first_interrupt_stops(note: str = ""):
     mine = terminate is not None and terminate != signal.SIG_IGN
 
     def asked(signum, frame):
+        note_signal(signum)
         stop.set()
         signal.signal(signal.SIGINT, before)
         if mine:

@@ -297,6 +297,14 @@ def test_ctrl_c_during_a_solve_says_how_far_it_had_got(capsys, monkeypatch, sear
     assert re.fullmatch(rf"interrupted, after \d+\.\d s: 8,192 {unit}\n", err), err
 
 
+def test_a_search_stopped_by_sigterm_says_so_and_a_later_ctrl_c_says_ctrl_c(capsys):
+    for sig, said in [(signal.SIGTERM, "SIGTERM"), (signal.SIGINT, "Ctrl-C")]:
+        with ctrl_c_once_handled(sig=sig):
+            status = main(["search", NIDAVELLIR, "--algo", "random-walk", "--budget", "1000000000"])
+        assert status == 130
+        assert f"  interrupted ({said}): what the search had found by then\n" in capsys.readouterr().out
+
+
 def test_ctrl_c_while_the_engine_loads_says_interrupted_without_a_traceback():
     # Ctrl-C as `python -m engine` imports its command line: made here by an import hook
     import subprocess
