@@ -5,6 +5,7 @@ import argparse
 import functools
 import importlib.metadata
 import json
+import math
 import os
 import random
 import re
@@ -39,7 +40,7 @@ from search.alpha_beta import NotConstantSum, alpha_beta
 from search.budget import draw, sample_outcome
 from search.protocol import CHANCE
 from search.solve import LINE_LIMIT, MAX_STATES, Cycle, Endless, TooManyStates, solve
-from search.value_iteration import NoEnd, iterate_values
+from search.value_iteration import NoEnd, Trapped, iterate_values
 
 
 class _Parser(argparse.ArgumentParser):
@@ -827,7 +828,8 @@ def _set_aside(game, args) -> str:
 def _first_moves_json(first: tuple, places: Optional[int] = None) -> list:
     """Each way on from the initial state: its move, the values after it (to `places`, as the
     value's; EXACT_PLACES without), and its probability."""
-    return [{"move": str(m), "value": [plain_number(v, places or EXACT_PLACES) for v in values],
+    return [{"move": str(m), "value": [None if math.isinf(v) else plain_number(v, places or EXACT_PLACES)
+                                       for v in values],
              **({"probability": plain_number(p, EXACT_PLACES)} if p is not None else {})}
             for m, values, p in first]
 
@@ -846,8 +848,9 @@ def _print_first_moves(game, first: tuple, line: list) -> None:
     # stable: as listed, of values as good (rounded, as sums of chances differ in their last bits)
     order = first if chance else sorted(first, key=lambda f: (-round(f[1][mover], 9), f[0] != taken))
     for m, values, p in order:
-        value = (plain_number(values[0]) if game.num_players == 1 else
-                 ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, values)))
+        value = ("no end can be reached after it" if math.isinf(values[0]) else plain_number(values[0])
+                 if game.num_players == 1 else ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names,
+                                                                                                   values)))
         mark = " *" if m == taken else ""
         print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}{mark}")
 
@@ -1027,6 +1030,11 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
                              + ("the initial state" if start is None else f"the state of --from {start}") + " (of the "
                              f"{counted(e.states, 'state')} it leads to, none is an end), so the scored field "
                              f"'{game.scored_field}' is never scored: the game has no value")
+    except Trapped as e:
+        return _solve_failed(args, f"from {counted(e.trapped, 'state')} of the {e.states:,} no end can be reached, and "
+                             f"every step there takes from the scored field '{game.scored_field}', so they are worth "
+                             "less than any number; best play cannot keep out of them (a chance step may lead "
+                             "there): the game has no value; --depth N solves the first N moves")
     sweeps.close()
     getattr(visit, "finish", lambda: None)()
     if not fp.converged:
@@ -1042,7 +1050,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),
-           "first_moves": _first_moves_json(fp.first_moves, 9), "seconds": round(seconds, 3)}
+           "first_moves": _first_moves_json(fp.first_moves, 9), "trapped": fp.trapped, "seconds": round(seconds, 3)}
     _name_policy(policy, out)
     if args.json:
         print(json.dumps(out))
@@ -1051,6 +1059,9 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
           "state it was in; " + (f"each step is worth what it adds to the scored field '{game.scored_field}')"
                                  if game.splits_scored else "a line that never ends is worth 0)"))
     print(f"  distinct states: {fp.distinct_states:,}{_set_aside(game, args)}; sweeps: {fp.sweeps:,}")
+    if fp.trapped:
+        print(f"  from {counted(fp.trapped, 'state')} no end can be reached, and every step there takes from "
+              f"'{game.scored_field}': worth less than any number, they are kept out of")
     _print_dead_ends(game, fp.dead_ends)
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
     if args.moves:

@@ -1,6 +1,7 @@
 """Values of a game that can come back to a state: value iteration over all its reachable states."""
 from __future__ import annotations
 
+import math
 from typing import Callable, Optional
 
 import attrs
@@ -24,9 +25,20 @@ class FixedPoint:
     dead_ends: int = 0  # states that are not terminal where no move is legal, valued as ends
     first_moves: tuple = ()  # (move, its values, probability or None) of each way on from the initial state
     stuck: int = 0  # states from which no end can be reached
+    trapped: int = 0  # of them, those where every step takes from the totals: valued -inf, kept out of
 
 
 _END, _MOVE, _CHANCE = 0, 1, 2
+INF = math.inf
+
+
+class Trapped(Exception):
+    """Best play cannot keep out of states from which no end can be reached and where every step
+    takes from the totals (a chance step leads there, say): the value has no bound below."""
+
+    def __init__(self, trapped: int, states: int):
+        super().__init__(f"{trapped:,} of {states:,} states lead to no end, and best play cannot keep out of them")
+        self.trapped, self.states = trapped, states
 
 
 class NoEnd(Exception):
@@ -49,7 +61,9 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     Values start at 0, so a line that never ends is worth 0 to every player. An end, or a
     state with no legal moves, is worth its returns. A game that sets totals aside from whose
     initial state no end can be reached raises NoEnd before any sweep (its values would only grow
-    or shrink); `stuck` counts the states from which no end can be reached.
+    or shrink); `stuck` counts the states from which no end can be reached. Where every step
+    among those takes from the totals, they are valued -inf (`trapped`), so best play keeps out
+    of them; Trapped where it cannot (the initial state's value is -inf).
 
     A game with `future_key` and `banked` (see search/protocol.py) is iterated over its future
     keys: each step is worth what it adds to the totals, and an end its returns less its totals,
@@ -114,6 +128,9 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     stuck = _stuck(kinds, links)
     if banked is not None and 0 in stuck:
         raise NoEnd(len(states))
+    trapped = _trapped(kinds, links, stuck) if banked is not None else set()
+    for i in trapped:  # worth -inf: an end of a kind, which best play keeps out of where it can
+        kinds[i], links[i] = (_END, (-INF,) * game.num_players), ()
     n = game.num_players
     zero = (0.0,) * n
     values = [v if kind == _END else zero for kind, v in kinds]
@@ -146,8 +163,10 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     if banked is not None:  # the totals added back: the initial state's, and what each first way adds
         value = plus(value, banked(root))
         first = tuple((m, plus(plus(v, r), banked(root)), p) for (m, v, p), r in zip(first, first_rewards))
+    if value[0] == -INF:
+        raise Trapped(len(trapped), len(states))
     return FixedPoint(len(states), value, line, comes_back, sweeps, change, change <= tolerance, dead, first,
-                      len(stuck))
+                      len(stuck), len(trapped))
 
 
 def _stuck(kinds: list, links: list) -> set:
@@ -164,6 +183,19 @@ def _stuck(kinds: list, links: list) -> set:
                 reach.add(i)
                 todo.append(i)
     return set(range(len(kinds))) - reach
+
+
+def _trapped(kinds: list, links: list, stuck: set) -> set:
+    """The states from which no end can be reached (`stuck`, a set no way leaves) when every step
+    among them takes from the totals (a move less than 0, a chance step 0 or less on average and
+    leading to no chance step), so that their values only fall, without bound; else none."""
+    for i in stuck:
+        kind, x = kinds[i]
+        if kind == _MOVE and not all(r is not None and r[0] < 0 for _, r in links[i]):
+            return set()
+        if kind == _CHANCE and (x is not None and x[0] > 0 or any(kinds[j][0] == _CHANCE for j, _ in links[i])):
+            return set()
+    return stuck
 
 
 def _via(values: list, j: int, r: Optional[tuple]) -> tuple:

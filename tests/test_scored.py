@@ -276,14 +276,40 @@ def test_a_start_from_which_no_end_can_be_reached_is_an_error_at_once_not_after_
                              "the 3 states"), stderr
 
 
+TRAP = ("state { x: 0..3 = 0  t: int = 0 scored }\n"
+        "action stop \"stop\" { require x == 0  x = 3 }\n"
+        "action go \"go\" { require x < 3  x = if x == 1 then 2 else 1  t STEP }\n"
+        "turn { either { stop } or { go } }\nterminal x == 3\nscore t\n")
+
+
 def test_states_that_cannot_reach_an_end_are_named_when_the_values_do_not_settle(tmp_path):
-    # stop ends the game; go enters a loop 1, 2, 1, ... that takes one off each time and never ends
-    stderr = unsolved_with(tmp_path / "trap.rules", "state { x: 0..3 = 0  t: int = 0 scored }\n"
-                           "action stop \"stop\" { require x == 0  x = 3 }\n"
-                           "action go \"go\" { require x < 3  x = if x == 1 then 2 else 1  t -= 1 }\n"
-                           "turn { either { stop } or { go } }\nterminal x == 3\nscore t\n")
+    # stop ends the game; go enters a loop 1, 2, 1, ... that adds one each time and never ends
+    stderr = unsolved_with(tmp_path / "trap.rules", TRAP.replace("STEP", "+= 1"))
     assert "(a loop of moves that adds to the scored field 't' is worth more each time round, or from 2 states " \
            "of the 4 no end can be reached, so what it adds there never stops)" in stderr, stderr
+
+
+def test_states_that_reach_no_end_and_only_cost_are_kept_out_of(tmp_path):
+    # the same loop taking one off each time: x = 1 and 2 are worth less than any number, so best
+    # play stops at once, worth 0 (by hand); going is shown as leading to no end
+    path = tmp_path / "trap.rules"
+    path.write_text(TRAP.replace("STEP", "-= 1"))
+    r = run_engine("solve", path, "--moves")
+    assert r.returncode == 0, r.stderr
+    assert "  from 2 states no end can be reached, and every step there takes from 't': worth less than any " \
+           "number, they are kept out of\n" in r.stdout, r.stdout
+    assert "  best score: 0\n" in r.stdout and "    go: no end can be reached after it\n" in r.stdout, r.stdout
+    out = json.loads(run_engine("solve", path, "--moves", "--json").stdout)
+    assert (out["best_score"], out["trapped"]) == (0, 2)
+    assert {m["move"]: m["value"] for m in out["first_moves"]} == {"stop": [0], "go": [None]}
+    # a chance step that leads there half the time: best play cannot keep out, so there is no value
+    stderr = unsolved_with(tmp_path / "forced.rules", "state { x: 0..3 = 0  t: int = 0 scored }\n"
+                           "chance when x == 0 { draw d in [1, 2]  x = d }\n"
+                           "action fin \"fin\" { require x == 1  x = 3 }\n"
+                           "action loop \"loop\" { require x == 2  t -= 1 }\n"
+                           "turn { either { fin } or { loop } }\nterminal x == 3\nscore t\n")
+    assert "from 1 state of the 4 no end can be reached, and every step there takes from the scored field 't', so " \
+           "they are worth less than any number; best play cannot keep out of them" in stderr, stderr
 
 
 def test_too_many_states_names_the_fields_that_vary_but_not_a_scored_total_set_aside(tmp_path):
