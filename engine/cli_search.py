@@ -35,7 +35,9 @@ def add_parsers(sub):
     """The three subcommands, on the subparsers of the main parser."""
     s = sub.add_parser("search", help="plan a line with one search algorithm (one player)")
     _common(s)
-    s.add_argument("--algo", required=True, type=_algorithm, metavar="NAME", help=f"one of {', '.join(ALGORITHMS)}")
+    s.add_argument("--algo", required=True, type=_algorithm, metavar="NAME",
+                   help="; ".join(f"{name}: {what}" for name, what in ALGORITHM_HELP.items())
+                   + " (the README's Search algorithms tells more)")
     s.add_argument("--budget", type=int, default=10_000, help="forward-model calls in all (default 10000)")
     _algorithm_options(s)
     s.add_argument("--plot", metavar="FILE.png", help="draw the best score against forward-model calls")
@@ -84,6 +86,19 @@ def add_parsers(sub):
                    help=f"count a depth exactly while it has at most N states (default {STATS_EXACT:,})")
     add_from(t)
     t.set_defaults(run=cmd_stats)
+
+
+ALGORITHM_HELP = {
+    "backtrack": "every line depth first, so the best one with budget enough",
+    "random-walk": "random lines, the best kept",
+    "beam": "the best states by the heuristic, layer by layer",
+    "max-score": "lines sampled by the best score seen below each move",
+    "mcts": "Monte Carlo tree search",
+    "osla": "move by move, each successor valued by the heuristic",
+    "flat-mc": "move by move, each move valued by random rollouts",
+    "rhea": "move by move, evolving sequences of moves",
+}
+"""A few words on each algorithm, for `search --help`."""
 
 
 def _common(p):

@@ -174,3 +174,13 @@ def test_validate_with_json_gives_each_file_its_errors_and_warnings(tmp_path, ca
     assert main(["validate", str(typo), str(broken), "--json"]) == 1
     files = json.loads(capsys.readouterr().out)["files"]
     assert [(f["game"], f["errors"][0]["code"]) for f in files] == [("Typo", "unknown-name"), (None, "syntax")]
+
+
+def test_search_help_says_a_few_words_on_every_algorithm(capsys):
+    from engine.cli_search import ALGORITHM_HELP
+    from search.agents import ALGORITHMS
+    assert list(ALGORITHM_HELP) == list(ALGORITHMS)
+    with pytest.raises(SystemExit):
+        main(["search", "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert all(f"{name}: {' '.join(what.split())}" in text for name, what in ALGORITHM_HELP.items()), text
