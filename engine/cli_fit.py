@@ -5,8 +5,8 @@ import json
 import math
 import random
 
-from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, _options, check_heuristic,
-                         check_options_apply)
+from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, _options, check_agents_fit,
+                         check_heuristic, check_options_apply, unfit_is_a_usage_error)
 from .diagnostics import UsageError, counted
 from .outputs import new_file
 from .policy_file import POLICY_AGENT, policy_agent
@@ -72,6 +72,7 @@ def _played(args, game, features: list) -> tuple:
         except ValueError as e:
             raise UsageError(f"--agent {args.agent}: {e}") from None
     check_options_apply(args, [args.agent])
+    check_agents_fit(game, [args.agent], f"--agent {args.agent}", args.file)
     rows: list = []
     start = [0]
 
@@ -91,7 +92,8 @@ def _played(args, game, features: list) -> tuple:
     def progress(done, total):
         played[0] = done
         bar.update(done)
-    with first_interrupt_stops("stopping once the game under way has ended") as stop:
+    with first_interrupt_stops("stopping once the game under way has ended") as stop, \
+            unfit_is_a_usage_error(f"--agent {args.agent}"):
         play(game, [(args.agent, agent)], games=args.games, budget=args.budget, rng=random.Random(args.seed),
              progress=progress, show=show, decided=decided, stop=stop.is_set)
     bar.close()

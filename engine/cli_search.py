@@ -289,13 +289,21 @@ def _algorithm(name: str) -> str:
                                      + f"expected one of {', '.join(ALGORITHMS)}")
 
 
+def check_agents_fit(game, algos, given: str, path: str) -> None:
+    """Agents that play only games of two players (`given`: the option that names them) are a
+    usage error in a game of another number."""
+    if game.num_players != 2 and any(algo in AGENTS_ONLY for algo in algos):
+        raise UsageError(f"{given}: alpha-beta plays a game of two players, and {path} has {game.num_players}")
+
+
 @contextmanager
-def unfit_is_a_usage_error(agents: str):
-    """An agent that finds, as it plays, that it cannot play this game: a usage error naming it."""
+def unfit_is_a_usage_error(given: str):
+    """An agent that finds, as it plays, that it cannot play this game: a usage error naming the
+    option that named it (`given`)."""
     try:
         yield
     except Unfit as e:
-        raise UsageError(f"--agents {agents}: {e}") from None
+        raise UsageError(f"{given}: {e}") from None
 
 
 @contextmanager
@@ -469,9 +477,7 @@ def _play_setup(args) -> tuple:
     except ValueError as e:
         raise UsageError(f"--agents {args.agents}: {e}") from None
     check_options_apply(args, [algo for algo, _ in chosen])
-    if game.num_players != 2 and any(algo in AGENTS_ONLY for algo, _ in chosen):
-        raise UsageError(f"--agents {args.agents}: alpha-beta plays a game of two players, and {args.file} has "
-                         f"{game.num_players}")
+    check_agents_fit(game, [algo for algo, _ in chosen], f"--agents {args.agents}", args.file)
     same_games = game.num_players == 1 and len(agents) > 1  # each agent plays every game, on the same chance
     if same_games and len(set(specs)) < len(specs):
         raise UsageError(f"--agents {args.agents}: an agent given twice would play the same games the same way "
@@ -624,7 +630,7 @@ def cmd_play(args) -> int:
         played[i] = done
         bar.update(i * args.games + done)
     with first_interrupt_stops("stopping once the games under way have ended") as stop, states_told(game), \
-            unfit_is_a_usage_error(args.agents):
+            unfit_is_a_usage_error(f"--agents {args.agents}"):
         for i, run in enumerate(runs):  # one seed for every run: game g meets the same chance in each
             if stop.is_set():
                 break

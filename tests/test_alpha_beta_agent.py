@@ -62,6 +62,9 @@ def test_a_game_whose_returns_do_not_add_up_to_one_total_is_unfit(tmp_path):
     r = run_engine("play", path, "--agents", "alpha-beta,random", "--games", "2")
     assert r.returncode == 2 and r.stderr.startswith("error: --agents alpha-beta,random: alpha-beta takes one "
                                                      "player's gain for the other's loss"), r.stderr
+    r = run_engine("fit", path, "--features", "score", "--agent", "alpha-beta", "--games", "2")
+    assert r.returncode == 2 and r.stderr.startswith("error: --agent alpha-beta: alpha-beta takes one "
+                                                     "player's gain"), r.stderr
 
 
 def test_it_plays_games_of_two_players_only():
@@ -70,6 +73,9 @@ def test_it_plays_games_of_two_players_only():
                                            "and rules/nidavellir.rules has 1\n")
     r = run_engine("search", "rules/nidavellir.rules", "--algo", "alpha-beta")
     assert r.returncode == 2 and "no algorithm named 'alpha-beta'" in r.stderr
+    r = run_engine("fit", "rules/nidavellir.rules", "--features", "coin_sum", "--agent", "alpha-beta")
+    assert (r.returncode, r.stderr) == (2, "error: --agent alpha-beta: alpha-beta plays a game of two players, "
+                                           "and rules/nidavellir.rules has 1\n")
 
 
 def test_it_never_loses_tic_tac_toe_against_random_play():
