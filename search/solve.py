@@ -2,6 +2,7 @@
 the game has them, by future_key, the totals so far set aside: see search/protocol.py)."""
 from __future__ import annotations
 
+import operator
 import sys
 from collections import Counter
 from typing import Callable, Optional, Sequence
@@ -349,11 +350,11 @@ def key_and_totals(game: Game, leaf: Optional[Callable] = None) -> tuple:
 
 
 def plus(a: tuple, b: tuple) -> tuple:
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(operator.add, a, b))
 
 
 def less(a: tuple, b: tuple) -> tuple:
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(map(operator.sub, a, b))
 
 
 def _paths_through(memo: dict, root, progress) -> tuple:

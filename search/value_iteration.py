@@ -1,6 +1,7 @@
 """Values of a game that can come back to a state: value iteration over all its reachable states."""
 from __future__ import annotations
 
+import heapq
 import math
 from typing import Callable, Optional
 
@@ -75,6 +76,8 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     settle, `decided(s, move, values, None)` is told each state where a player moves, with the
     move its player takes there. `visit(s, line)` is told each state as it is found, `line()`
     giving the moves of a shortest line from the initial state to it; what it raises ends it.
+    For one player where chance never moves and no step adds to the totals, the values are found
+    backward from the ends first (`_backward`), so one sweep checks them.
     """
     root = game.initial_state()
     key, banked = key_and_totals(game)
@@ -134,6 +137,8 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     n = game.num_players
     zero = (0.0,) * n
     values = [v if kind == _END else zero for kind, v in kinds]
+    if n == 1:
+        _backward(kinds, links, values)
     policy = [0] * len(states)  # the child each mover takes; it changes only for a better one
     sweeps, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True)
     for _ in range(ROUNDS):
@@ -196,6 +201,55 @@ def _trapped(kinds: list, links: list, stuck: set) -> set:
         if kind == _CHANCE and (x is not None and x[0] > 0 or any(kinds[j][0] == _CHANCE for j, _ in links[i])):
             return set()
     return stuck
+
+
+def _backward(kinds: list, links: list, values: list) -> None:
+    """For one player where chance never moves and no step adds to the totals, the values the sweeps
+    settle at, found at once backward from the ends, best first (Dijkstra's way): a state is worth
+    the best of what its lines to an end are worth and, where from it a line can go on for ever
+    without a step that takes from the totals, 0 (the sweeps' start, which such a line keeps), less
+    what the steps on the way take. Values left as they were where that is not the game, or where
+    a state would have none (no end and no such line: the sweeps do not settle there)."""
+    if any(kind == _CHANCE for kind, _ in kinds) or \
+            any(r is not None and r[0] > 0 for row in links for _, r in row):
+        return
+    before: list = [[] for _ in kinds]  # (the state each step is from, what it adds) into each state
+    free = [0] * len(kinds)  # the steps from each state that take nothing, to a state that is no end
+    for i, row in enumerate(links):
+        for j, r in row:
+            before[j].append((i, r))
+            free[i] += (r is None or r[0] == 0) and kinds[j][0] != _END
+    # the states from which a line can go on for ever taking nothing: those left once every state
+    # whose steps that take nothing all lead to states without such a line is taken away
+    todo = [i for i, (kind, _) in enumerate(kinds) if kind != _END and free[i] == 0]
+    cut = set(todo)
+    while todo:
+        for i, r in before[todo.pop()]:
+            if (r is None or r[0] == 0) and i not in cut:
+                free[i] -= 1
+                if free[i] == 0:
+                    cut.add(i)
+                    todo.append(i)
+    best = [v[0] if kind == _END else -INF if i in cut else 0.0 for i, (kind, v) in enumerate(kinds)]
+    heap = [(-b, i) for i, b in enumerate(best) if b > -INF]
+    heapq.heapify(heap)
+    done = [False] * len(kinds)
+    while heap:
+        b, j = heapq.heappop(heap)
+        if done[j]:
+            continue
+        done[j] = True
+        for i, r in before[j]:
+            if not done[i] and kinds[i][0] != _END:
+                v = -b if r is None else -b + r[0]
+                if v > best[i]:
+                    best[i] = v
+                    heapq.heappush(heap, (-v, i))
+    if any(b == -INF and kind != _END for b, (kind, _) in zip(best, kinds)):
+        return
+    for i, (kind, _) in enumerate(kinds):
+        if kind != _END:
+            values[i] = (best[i],)
 
 
 def _via(values: list, j: int, r: Optional[tuple]) -> tuple:
@@ -311,7 +365,10 @@ def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: f
         else:
             good.append(None)
     left = [0.0 if kind == _END else inf for kind, _ in kinds]
-    for _ in range(max_sweeps):
+    hurried = all(chosen is not None and chosen[1] for chosen, (kind, _) in zip(good, kinds) if kind != _END)
+    if hurried:  # every mover takes the fewest, and chance never moves: counted at once
+        _fewest(kinds, links, good, left)
+    for _ in range(0 if hurried else max_sweeps):
         change = 0.0
         for i in range(len(kinds) - 1, -1, -1):
             kind = kinds[i][0]
@@ -333,6 +390,25 @@ def _quickest(kinds: list, links: list, values: list, policy: list, tolerance: f
             ending = [k for k in ks if left[links[i][k][0]] < inf]
             policy[i] = min(ks, key=lambda k: left[links[i][k][0]]) if hurries or not ending else \
                 max(ending, key=lambda k: left[links[i][k][0]])
+
+
+def _fewest(kinds: list, links: list, good: list, left: list) -> None:
+    """The fewest moves to an end, over the moves as good alone, where every mover takes the
+    fewest: breadth first backward from the ends (what the sweeps of `_quickest` settle at)."""
+    before: list = [[] for _ in kinds]
+    for i, chosen in enumerate(good):
+        if chosen is not None:
+            for k in chosen[0]:
+                before[links[i][k][0]].append(i)
+    layer = [i for i, (kind, _) in enumerate(kinds) if kind == _END]
+    while layer:
+        nxt = []
+        for j in layer:
+            for i in before[j]:
+                if left[i] == math.inf:
+                    left[i] = left[j] + 1
+                    nxt.append(i)
+        layer = nxt
 
 
 def _line(game: Game, states: list, kinds: list, links: list, policy: list, rng=None) -> tuple:

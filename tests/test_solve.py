@@ -311,6 +311,87 @@ def test_value_iteration_takes_of_moves_as_good_the_one_that_ends_soonest(tmp_pa
     assert [game.describe(m) for m, _ in fp.best_line] == ["fast", "fast", "fast"]
 
 
+
+GO_ROUND = """game "go round"
+param bonus in 0..9 = 1
+state { n: 0..3 = 0  steps: int = 0 scored }
+action go "go" { n += 1  steps -= 1 }
+action wait "wait" { require n == 1 }
+turn { either { go } or { wait } }
+terminal n == 3
+score steps + bonus
+"""
+
+
+@pytest.mark.parametrize("bonus, best", [(1, -1), (5, 2)])
+def test_a_line_that_goes_round_for_free_after_a_step_is_worth_what_that_step_took(tmp_path, bonus, best):
+    # by hand: the end is three steps of -1 away and adds the bonus (1 - 3 = -2, or 5 - 3 = 2); one
+    # step on, `wait` goes round for ever taking nothing, worth 0 there and -1 from the start
+    path = tmp_path / "round.rules"
+    path.write_text(GO_ROUND)
+    out = json.loads(run_engine("solve", path, "--set", f"bonus={bonus}", "--json").stdout)
+    assert out["value"] == [best]
+    moves = [m["move"] for m in out["best_line"][1:]]
+    assert moves == (["go", "wait"] if best == -1 else ["go", "go", "go"])
+
+
+SLIDING = """game "two by three"
+const board = square_grid(2, 3)
+state {
+    tiles: map<cell, int> = {cell(0, 0): 0, cell(0, 1): 5, cell(0, 2): 4, cell(1, 0): 3, cell(1, 1): 2, cell(1, 2): 1}
+    moves: int = 0 scored
+}
+def blank() = first(c for c in cells(board) where tiles[c] == 0) else cell(0, 0)
+action slide "{c}" {
+    choose c in neighbours(board, blank())
+    tiles[blank()] = tiles[c]
+    tiles[c] = 0
+    moves -= 1
+}
+turn { slide }
+terminal all(tiles[cell(r, k)] == (3 * r + k + 1) % 6 for r in 0..1 for k in 0..2)
+score moves
+"""
+
+
+def sliding_distance(start: tuple, goal: tuple) -> tuple:
+    """(fewest slides from start to goal, positions reachable): breadth first over the tuples of
+    the 2x3 board in reading order, 0 the blank."""
+    seen, layer, depth = {start}, [start], 0
+    found = None
+    while layer:
+        if found is None and goal in layer:
+            found = depth
+        nxt = []
+        for t in layer:
+            b = t.index(0)
+            for d in (-3, 3, -1, 1):
+                c = b + d
+                if 0 <= c < 6 and (d in (-3, 3) or c // 3 == b // 3):
+                    u = list(t)
+                    u[b], u[c] = u[c], 0
+                    u = tuple(u)
+                    if u not in seen:
+                        seen.add(u)
+                        nxt.append(u)
+        layer, depth = nxt, depth + 1
+    return found, len(seen)
+
+
+def test_a_sliding_puzzle_is_solved_in_its_fewest_slides(tmp_path):
+    # a one-player puzzle that comes back to its states, each slide taking one: its value is minus
+    # the fewest slides to the goal, as a breadth-first search over the puzzle's positions counts
+    path = tmp_path / "sliding.rules"
+    path.write_text(SLIDING)
+    fewest, positions = sliding_distance((0, 5, 4, 3, 2, 1), (1, 2, 3, 4, 5, 0))
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert (out["value"], out["distinct_states"]) == ([-fewest], positions)
+    line = out["best_line"]
+    assert len(line) == fewest + 1
+    end = {tuple(c): v for c, v in line[-1]["state"]["tiles"]}
+    assert [end[r, k] for r in range(2) for k in range(3)] == [1, 2, 3, 4, 5, 0]
+
+
 PIGLET = """game "Piglet"
 players A, B
 param goal in 1..3 = 2
