@@ -159,7 +159,7 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
             first = share if first is None else first
             decisions += 1
             r = agent(game, s, budget=share, rng=rng, memory=memory, progress=None if progress is None else told)
-            fm.adopt(line, r)
+            fm.adopt(r)
             if fm.stopped:  # the decision was cut short: its move is not played
                 return result()
             memory = r.memory

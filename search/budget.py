@@ -175,16 +175,10 @@ class Budgeted:
             self.best_line = tuple(line)
         return score
 
-    def adopt(self, prefix: Sequence, r: Result):
-        """Account for a sub-run r made after the moves of prefix: its calls and its best line."""
-        if r.best_score is not None and (self.best_score is None or r.best_score > self.best_score):
-            self.best_score = r.best_score
-            self.best_line = tuple(prefix) + r.best_line
-            self.first_best_at = self.calls + r.first_best_at
-            self.improvements.append((self.first_best_at, r.best_score))
-        elif r.best_score is not None and r.best_score == self.best_score and \
-                len(prefix) + len(r.best_line) < len(self.best_line):
-            self.best_line = tuple(prefix) + r.best_line
+    def adopt(self, r: Result):
+        """Account for a sub-run r, a decision along the line: its calls, iterations and cut
+        lines. Its best line is not this run's: the lines a decision looks at, and the chance
+        outcomes on them, are not the line played."""
         self.calls += r.fm_calls
         self.iterations += r.iterations
         self.cut += r.cut

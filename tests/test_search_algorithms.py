@@ -577,6 +577,40 @@ def test_a_move_by_move_search_reports_the_line_its_decisions_played_not_its_pro
         assert ([m for m, _ in r.best_line], r.best_score) == (["a"], 1), seed
 
 
+class SafeOrGamble(OnePlayer):
+    """`safe` ends the game with 1; `gamble` rolls a twenty-sided die: a 20 ends it with 10, the rest
+    with 0 (a mean of 0.5). A state is the move taken, then the roll."""
+
+    def initial_state(self):
+        return ()
+
+    def current_player(self, s):
+        return CHANCE if s == ("gamble",) else 0
+
+    def legal_moves(self, s):
+        return ("safe", "gamble") if s == () else ()
+
+    def chance_outcomes(self, s):
+        return (("20", 1 / 20), ("1 to 19", 19 / 20)) if s == ("gamble",) else ()
+
+    def apply(self, s, m):
+        return s + (m,)
+
+    def is_terminal(self, s):
+        return s in (("safe",), ("gamble", "20"), ("gamble", "1 to 19"))
+
+    def returns(self, s):
+        return (1.0 if s == ("safe",) else 10.0 if s == ("gamble", "20") else 0.0,)
+
+
+def test_a_move_by_move_search_reports_the_line_played_not_a_lucky_roll_a_decision_weighed():
+    # osla weighs `gamble` by the mean of its rolls, 10/20 = 0.5 by hand, below safe's 1, so it plays
+    # `safe`; the roll of 20 it weighed on the way is no line it played
+    for seed in range(8):
+        r = plan(SafeOrGamble(), (), "osla", budget=100, rng=random.Random(seed))
+        assert ([m for m, _ in r.best_line], r.best_score) == (["safe"], 1), seed
+
+
 @pytest.mark.parametrize("algo", ["osla", "flat-mc", "rhea"])
 @pytest.mark.parametrize("seed", range(3))
 def test_a_move_by_move_search_asked_to_stop_stops_while_its_first_random_line_goes_round(algo, seed):
