@@ -1317,7 +1317,7 @@ def main(argv=None) -> int:
         return 1
     except KeyboardInterrupt as e:
         so_far = getattr(e, "so_far", "")
-        print(f"interrupted{so_far}", file=sys.stderr)
+        print(f"interrupted ({interrupted_by()}){so_far}", file=sys.stderr)
         _json_error(args, f"interrupted ({interrupted_by()}) before there was anything to report{so_far}", argv,
                     interrupted=True)
         return 130

@@ -279,7 +279,7 @@ def test_ctrl_c_during_a_solve_with_json_prints_an_object_saying_so(capsys, monk
     out = capsys.readouterr()
     assert json.loads(out.out) == {"file": NIDAVELLIR, "error": "interrupted (Ctrl-C) before there was anything to "
                                    "report", "interrupted": True}
-    assert out.err == "interrupted\n"
+    assert out.err == "interrupted (Ctrl-C)\n"
 
 
 @pytest.mark.parametrize("search, flags, unit", [("solve", [], "states valued"),
@@ -294,7 +294,7 @@ def test_ctrl_c_during_a_solve_says_how_far_it_had_got(capsys, monkeypatch, sear
     monkeypatch.setattr(engine.cli, search, stopped)
     assert main(["solve", str(ROOT / "rules" / "tictactoe.rules"), *flags]) == 130
     err = capsys.readouterr().err
-    assert re.fullmatch(rf"interrupted, after \d+\.\d s: 8,192 {unit}\n", err), err
+    assert re.fullmatch(rf"interrupted \(Ctrl-C\), after \d+\.\d s: 8,192 {unit}\n", err), err
 
 
 def test_a_search_stopped_by_sigterm_says_so_and_a_later_ctrl_c_says_ctrl_c(capsys):
@@ -341,7 +341,7 @@ def test_sigterm_to_a_solve_under_way_says_interrupted_without_a_traceback():
     finally:
         p.kill()
     assert p.returncode == 130 and out == "", err
-    assert err.startswith("interrupted") and "Traceback" not in err, err
+    assert err.startswith("interrupted (SIGTERM), after") and "Traceback" not in err, err
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status") or not hasattr(os, "killpg"),
