@@ -30,9 +30,10 @@ class NotConstantSum(Exception):
     """Two ends whose returns add up to different totals: one player's gain is not the other's loss,
     which alpha-beta's bounds take for granted."""
 
-    def __init__(self, first: tuple, other: tuple, state):
+    def __init__(self, first: tuple, other: tuple, state, by_leaf: bool = False):
         super().__init__(f"the returns {first} and {other} add up to different totals")
         self.first, self.other, self.state = first, other, state
+        self.by_leaf = by_leaf  # one of them is the leaf's value where the lines stop, not an end's
 
 
 INF = math.inf
@@ -76,12 +77,13 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
 
     def end(s, stop: bool = False) -> float:
         """Player 0's return at an end (or with `stop` where the lines stop, by leaf)."""
-        r = tuple(leaf(s) if stop and leaf is not None else game.returns(s))
+        by_leaf = stop and leaf is not None
+        r = tuple(leaf(s) if by_leaf else game.returns(s))
         t = r[0] + r[1]
         if not total:
-            total[:] = [t, r]
+            total[:] = [t, r, by_leaf]
         elif abs(t - total[0]) > TIE * max(1.0, abs(total[0])):
-            raise NotConstantSum(total[1], r, s)
+            raise NotConstantSum(total[1], r, s, total[2] or by_leaf)
         return r[0]
 
     def search(s, alpha: float, beta: float, depth: int = 0) -> float:

@@ -137,6 +137,18 @@ def test_a_game_alpha_beta_cannot_value_is_an_error_that_points_to_solve_without
     assert r.stderr.startswith(f"error: {path}: {message}"), r.stderr
 
 
+def test_a_heuristic_whose_values_add_up_to_different_totals_is_named_in_the_error(tmp_path):
+    # by hand: with 7 taken one or two at a time, one step in the pile is 6 or 5, and the heuristic
+    # gives both players the pile: (6, 6) and (5, 5), whose totals differ
+    path = tmp_path / "take.rules"
+    path.write_text(TAKE + "heuristic pile_left for p = pile\n")
+    r = run_engine("solve", path, "--alpha-beta", "--depth", "1", "--heuristic", "pile_left")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"error: {path}: --alpha-beta: the values (A, B) of two states, by the heuristic "
+                               "pile_left where --depth stops the lines or by the returns at an end, add up to "
+                               "different totals, (6, 6) and (5, 5)"), r.stderr
+
+
 @pytest.mark.parametrize("args, message", [
     (["rules/nidavellir.rules"], "--alpha-beta: searches a game of two players whose returns add up to the same "
                                  "at every end; Nidavellir: coin trades has 1 player"),
