@@ -85,7 +85,7 @@ def read_start(game, path: str):
         who = data.get("to_move")
         if who not in game.player_names:
             raise UsageError(f"{flag}: to_move: expected the player to move, one of {', '.join(game.player_names)}, "
-                             f"got {clip(json.dumps(who), 60)}")
+                             + ("but it is missing" if "to_move" not in data else f"got {clip(json.dumps(who), 60)}"))
         mover = game.player_names.index(who)
     return tuple(values) + (mover, 0)  # no `once` trigger has fired
 

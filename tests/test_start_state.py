@@ -51,7 +51,7 @@ def test_a_step_of_a_best_line_or_a_policy_line_is_read_by_its_state(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ('{"marks": [], "to_move": "Z"}', "to_move: expected the player to move, one of X, O, got \"Z\""),
-    ('{"marks": []}', "to_move: expected the player to move, one of X, O, got null"),
+    ('{"marks": []}', "to_move: expected the player to move, one of X, O, but it is missing"),
     ('{"marks": [[[0, 0], "Q"]], "to_move": "X"}', "field marks[[0, 0]]: expected one of X, O, got \"Q\""),
     ('{"marks": [[[0], "X"]], "to_move": "X"}', "field marks key: expected a cell, [row, column], got [0]"),
     ('{"marks": 3, "to_move": "X"}', "field marks: expected a map: an object, or a list of [key, value] pairs, "
