@@ -36,6 +36,12 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     for flag in ("plot", "policy"):
         if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} takes one solve: it cannot go with --sweep")
+    if not args.json:  # the table has a row per value; --json gives each run whole
+        for flag, what in (("moves", "the first moves"), ("show", "the states of the best line"),
+                           ("lines", "the lines of best play")):
+            if getattr(args, flag) is not None and getattr(args, flag) is not False:  # --lines 0 counts
+                raise UsageError(f"--{flag}: the table of --sweep has a row per value, without {what}; with "
+                                 f"--json each run has them, or solve one value with --set {name}=V")
     settings = parse_settings(args.set)
     if name in settings:
         raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")

@@ -75,12 +75,27 @@ def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_pa
     (("--sweep", "nn"), "error: --sweep nn: the file has no parameter nn; did you mean n?"),
     (("--sweep", "n", "--set", "n=2"), "error: --sweep n: n is set by --set n=2; sweep it or set it"),
     (("--sweep", "n", "--policy", "p.jsonl"), "error: --policy takes one solve: it cannot go with --sweep"),
-], ids=["unknown", "set-too", "policy"])
+    (("--sweep", "n", "--moves"), "error: --moves: the table of --sweep has a row per value, without the first "
+                                  "moves; with --json each run has them, or solve one value with --set n=V"),
+    (("--sweep", "n", "--lines", "0"), "error: --lines: the table of --sweep has a row per value, without the "
+                                       "lines of best play; with --json each run has them, or solve one value with "
+                                       "--set n=V"),
+], ids=["unknown", "set-too", "policy", "moves", "lines"])
 def test_a_sweep_that_cannot_run_is_a_usage_error(tmp_path, args, message):
     path = tmp_path / "reach.rules"
     path.write_text(REACH)
     r = run_engine("solve", path, *args)
     assert (r.returncode, r.stderr) == (2, message + "\n")
+
+
+def test_a_sweep_with_json_gives_each_run_its_first_moves(tmp_path):
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH)
+    out = json.loads(run_engine("solve", path, "--sweep", "n=2..3", "--moves", "--json").stdout)
+    # by hand: adding 1 or 2 from 0, the best ends are n + 1: for n = 2, add 1 then 2 (3), or add 2 at
+    # once (2); for n = 3, add 1 or 2 first, each going on to 4
+    assert [[(m["move"], m["value"]) for m in run["first_moves"]] for run in out["runs"]] == [
+        [("add 1", [3]), ("add 2", [2])], [("add 1", [4]), ("add 2", [4])]]
 
 
 def test_a_parameter_that_takes_any_number_is_swept_over_the_numbers_named_only():
