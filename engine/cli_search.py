@@ -727,6 +727,10 @@ def cmd_play(args) -> int:
         print(f"  {'agent':<{w}} {'games':>6}  {'mean (stderr)':<16} {'min':>6} {'max':>6}")
         for t, row in zip(tallies, rows):
             print(f"  {t.name:<{w}} {t.games:>6}  {t.mean:7.2f} ({_se(t.stderr)})  {row['min']:>6} {row['max']:>6}")
+    if interrupted and same_games and len({t.games for t in tallies}) > 1:
+        print(f"  (interrupted: the agents' means are of different numbers of games; game by game, the "
+              f"differences pair the first {counted(min(t.games for t in tallies), 'game')}, which every agent "
+              "played)")
     sections = [(tallies[0].name, paired)]
     if earlier is not None:
         other = f", agent seed {earlier.agent_seed}" if earlier.agent_seed else ""

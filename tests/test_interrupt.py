@@ -166,6 +166,23 @@ def test_an_interrupted_play_says_how_to_play_the_rest(capsys):
                         f"(the rest: --first-game {5 + n} --games {1000000 - n})")
 
 
+def test_an_interrupted_play_of_agents_each_alone_says_their_means_are_of_different_games(capsys):
+    # one player: random plays its 3 games at once, then mcts its own, slowly; the interrupt comes
+    # while mcts plays, so the two means are of different numbers of games
+    with ctrl_c_once_handled():
+        status = main(["play", NIDAVELLIR, "--agents", "random,mcts", "--games", "3", "--budget", "3000"])
+    assert status == 130
+    lines = capsys.readouterr().out.splitlines()
+    rows: dict = {}  # each agent's games, from its row of the table (the first line that names it)
+    for line in lines:
+        if line.startswith(("  random ", "  mcts ")) and line.split()[0] not in rows:
+            rows[line.split()[0]] = int(line.split()[1])
+    assert rows["random"] == 3 and 1 <= rows["mcts"] < 3, lines
+    games = "1 game" if rows["mcts"] == 1 else f"{rows['mcts']} games"
+    assert (f"  (interrupted: the agents' means are of different numbers of games; game by game, the differences "
+            f"pair the first {games}, which every agent played)") in lines, lines
+
+
 def test_ctrl_c_during_fit_fits_and_records_the_games_played_as_a_shorter_run_would(capsys, tmp_path):
     with ctrl_c_once_handled():
         fit = ["fit", NIDAVELLIR, "--features", "coin_sum", "--agent", "random"]
