@@ -98,6 +98,11 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             msg = f"state field '{name}': expected '=' and its initial value, got 'in'"
             line, col = _line_col(text, e.token.start_pos)
             hint = f"a range is the field's type: {name}: {span.group(1) if span else 'LO..HI'} = VALUE"
+    elif isinstance(e, UnexpectedToken) and "'else'" in words and (where := _first_without_else(text, at)) is not None:
+        msg = "expected 'else' and a default after first(...)"
+        line, col = _line_col(text, where)
+        hint = "first(...) gives the first item that matches, or the value after `else` when none does: " \
+               "first(x for x in xs where COND) else DEFAULT"
     elif isinstance(e, UnexpectedToken) and (where := _elif_before(text, e.token.start_pos)) is not None:
         msg = "expected 'else if', got 'elif'"
         line, col = _line_col(text, where)
@@ -417,6 +422,21 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if opened and not re.search(r"\bthen\b|\{", line_before[opened[-1].end():]) and got not in ("then", "{"):
         return "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"
     return None
+
+
+def _first_without_else(text: str, at: int) -> Optional[int]:
+    """Where the `else` of a `first(...)` belongs (just after its ')') when what comes before `at`
+    ends with such a call; else None."""
+    before = text[:at].rstrip()
+    if not before.endswith(")"):
+        return None
+    depth, i = 0, len(before) - 1
+    while i >= 0:
+        depth += {")": 1, "(": -1}.get(before[i], 0)
+        if depth == 0:
+            break
+        i -= 1
+    return len(before) if i > 0 and re.search(r"\bfirst\s*$", before[:i]) else None
 
 
 _EITHER_ELSE = "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"

@@ -960,6 +960,17 @@ def test_a_def_without_brackets_hints_at_empty_brackets_or_a_const(tmp_path):
         "that never changes is a const: const bonus = ..."), errors.render()
 
 
+@pytest.mark.parametrize("tail", ["", "\naction other { moves += 1 }"])
+def test_first_without_else_points_after_its_brackets_not_at_what_follows(tmp_path, tail):
+    marked = snippet(HABIT_GAME.replace("LINE", "moves += next_step()")
+                     + "def next_step() = first(k for k in 1..3 where moves + k <= 9)‸" + tail + "\n")
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.message, d.span.line, d.span.col, d.hint) == (
+        "expected 'else' and a default after first(...)", at_line, at_col,
+        "first(...) gives the first item that matches, or the value after `else` when none does: "
+        "first(x for x in xs where COND) else DEFAULT"), errors.render()
+
+
 def test_a_conditional_written_as_python_writes_it_hints_that_if_comes_first(tmp_path):
     marked = snippet(HABIT_GAME.replace("LINE", "moves += 1").replace("score moves", "score 1 ‸if done else 0"))
     d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
