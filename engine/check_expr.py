@@ -189,6 +189,11 @@ class ExpressionChecks:
                            'a string fills in the values in its braces: "{a}-{b}"; join(sep, strings) joins a '
                            'list')
             return T.STR
+        if op in ("+", "-") and T.CELL in (lt, rt):  # one error, and a cell on, so its uses are not errors too
+            self.error("type-mismatch", f"'{op}' does not take a cell, got {T.show(lt)} and {T.show(rt)}", e.span,
+                       f"a cell's parts are added one by one: cell(a.row {op} b.row, a.col {op} b.col); "
+                       "neighbours(board, c) gives the cells next to c")
+            return T.CELL
         for side, st in ((e.left, lt), (e.right, rt)):
             if not T.fits(st, T.INT):
                 self.error("type-mismatch", f"'{op}' needs int, got {T.show(st)}", side.span)

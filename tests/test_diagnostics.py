@@ -1309,6 +1309,26 @@ def test_adding_to_a_map_is_one_error_that_shows_how_to_add_an_entry(tmp_path, w
         (at_line, at_col, message, hint)], errors.render()
 
 
+CELLS_GAME = """
+    const board = square_grid(3, 3)
+    state { at: cell = cell(0, 0)  seen: set<cell> = {} }
+    action step { LINE }
+    turn { step }
+    terminal len(seen) == 3
+    score len(seen)
+    """
+
+
+def test_adding_cells_is_one_error_that_shows_how_to_add_their_parts(tmp_path):
+    line = "let to = ‸at + cell(0, 1)  require to in cells(board)  seen += {to}  at = to"
+    clean, at_line, at_col = unmark(snippet(CELLS_GAME.replace("LINE", line)))
+    _, errors = first_diagnostic(tmp_path, clean)
+    assert [(d.span.line, d.span.col, d.message, d.hint) for d in errors.diagnostics] == [
+        (at_line, at_col, "'+' does not take a cell, got cell and cell",
+         "a cell's parts are added one by one: cell(a.row + b.row, a.col + b.col); neighbours(board, c) gives "
+         "the cells next to c")], errors.render()
+
+
 def test_a_count_of_arguments_is_written_as_words_are(tmp_path):
     clean, _, _ = unmark(snippet(NAMES_GAME.replace("WHAT", "‸len(seen, 1)")))
     _, errors = first_diagnostic(tmp_path, clean)
