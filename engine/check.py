@@ -7,6 +7,7 @@ state field and local variable.
 from __future__ import annotations
 
 from collections import ChainMap
+from pathlib import Path
 from typing import Optional
 
 import attrs
@@ -767,6 +768,11 @@ class Checker(ExpressionChecks):
     def check_required(self):
         start = m.Span(self.path, 1, 1, 1, 1)
         kinds = {type(d) for d in self.decls}
+        if not kinds & {m.StateDecl, m.TurnDecl, m.TerminalDecl, m.ScoreDecl} and kinds - {m.Game}:  # for games to use
+            self.error("not-a-game", "the file has no `state`, `turn`, `terminal` or `score`, so it is no game",
+                       start, "a file of declarations that games share is checked through a game that uses it: "
+                       f"write use \"{Path(self.path).name}\" in the game's file, and validate that")
+            kinds = {m.StateDecl, m.TurnDecl, m.TerminalDecl, m.ScoreDecl}
         for kind, code, what in ((m.StateDecl, "missing-state", "a `state`"),  # in the order a file has them
                                  (m.TurnDecl, "missing-turn", "a `turn`"),
                                  (m.TerminalDecl, "missing-terminal", "a `terminal` condition"),

@@ -14,14 +14,15 @@ _WHAT = {"param": "parameter", "const": "constant", "def": "function", "action":
 
 
 def unused(ck: Checker) -> list:
-    """A warning for each parameter, constant, function, action, record or enum that is never used."""
+    """A warning for each parameter, constant, function, action, record or enum that is never used
+    (of those the file declares: a file it uses may be shared by games that use other parts)."""
     used = {id(sym) for sym in ck.syms.values()}
     for sym in list(ck.syms.values()):  # an enum or tile type whose values are used is used
         if sym.kind in ("enumval", "const") and sym.type[0] in ("enum", "tile") and sym.type[1] in ck.globals:
             used.add(id(ck.globals[sym.type[1]]))
     out = []
     for sym in ck.globals.values():
-        if sym.kind in _WHAT and sym.span.line and id(sym) not in used:
+        if sym.kind in _WHAT and sym.span.line and sym.span.file == ck.path and id(sym) not in used:
             what = "tile type" if sym.type[0] == "tile" and sym.kind == "type" else _WHAT[sym.kind]
             hint = "a def kept for the command line (--filter, --measure, --invariant) is used only there" \
                 if sym.kind == "def" else None

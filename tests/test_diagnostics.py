@@ -2469,6 +2469,24 @@ def test_a_chain_of_uses_too_long_to_read_is_an_error_at_the_use_that_goes_too_f
     assert "Traceback" not in r.stderr
 
 
+def test_a_shared_file_checked_alone_says_it_is_no_game_and_its_users_are_not_warned_of_its_other_parts(
+        tmp_path, engine_cli):
+    (tmp_path / "shared.rules").write_text("const k = 1\nconst m = 2\n", encoding="utf-8")
+    (tmp_path / "main.rules").write_text('use "shared.rules"\nconst own = 3\nstate { n: 0..3 = 0 }\n'
+                                         'action step { n += 1 }\nturn { step }\nterminal n == 3\nscore n + k\n',
+                                         encoding="utf-8")
+    r = engine_cli("validate", str(tmp_path / "shared.rules"))
+    assert (r.returncode, r.stderr) == (1, (
+        f"{tmp_path / 'shared.rules'}:1:1: error[not-a-game]: the file has no `state`, `turn`, `terminal` or "
+        "`score`, so it is no game\n  1 | const k = 1\n    | ^\n"
+        "hint: a file of declarations that games share is checked through a game that uses it: write use "
+        f"\"shared.rules\" in the game's file, and validate that\n{tmp_path / 'shared.rules'}: 1 error\n"))
+    # m, which main.rules does not use, may be another game's; main.rules' own `own` is its to use
+    r = engine_cli("validate", str(tmp_path / "main.rules"))
+    assert r.returncode == 0 and "'m'" not in r.stderr, r.stderr
+    assert f"{tmp_path / 'main.rules'}:2:7: warning[unused]: constant 'own' is never used" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("call, col, made", [
     ("up_to(15, 1..40)", 21, "up_to(15, 40 elements) makes 84,585,398,828 selections"),  # sum of C(40, i), i <= 15
     ("combinations(6, 1..60)", 21, "combinations(6, 60 elements) makes 50,063,860 selections"),  # C(60, 6)
