@@ -778,7 +778,9 @@ class Checker(ExpressionChecks):
                                  (m.TerminalDecl, "missing-terminal", "a `terminal` condition"),
                                  (m.ScoreDecl, "missing-score", "a `score`")):
             if kind not in kinds:
-                self.error(code, f"the game needs {what}", start, f"add {what} declaration")
+                self.error(code, f"the game needs {what}", start, f"add {what} declaration" + (
+                    " (`turn { }` where only chance steps move)" if kind is m.TurnDecl and any(
+                        isinstance(d, m.ChanceDecl) for d in self.decls) else ""))
         for kind, what in ((m.TerminalDecl, "terminal condition"), (m.TurnDecl, "turn")):
             ds = [d for d in self.decls if isinstance(d, kind)]
             for d in ds[1:]:

@@ -1739,6 +1739,19 @@ def test_checking_a_missing_file_is_a_usage_error_not_a_rule_error(tmp_path):
         check_file(str(tmp_path / "nosuch.rules"))
 
 
+@pytest.mark.parametrize("chance, hint", [
+    ("", "add a `turn` declaration"),
+    ("chance when n < 3 { draw k in [1, 2]  n = if n + k > 3 then 3 else n + k }\n",
+     "add a `turn` declaration (`turn { }` where only chance steps move)"),
+])
+def test_a_game_without_a_turn_where_chance_moves_hears_of_the_empty_turn(tmp_path, chance, hint):
+    path = tmp_path / "dice.rules"
+    path.write_text("state { n: 0..3 = 0 }\n" + chance + "terminal n == 3\nscore n\n")
+    with pytest.raises(RuleErrors) as info:
+        check_file(str(path))
+    assert [(d.code, d.hint) for d in info.value.diagnostics] == [("missing-turn", hint)]
+
+
 @pytest.mark.parametrize("use, code", [("twice", "not-a-value"), ("twice()", "not-callable")])
 def test_a_heuristic_inside_an_expression_points_to_a_def_not_to_a_call(tmp_path, use, code):
     clean, _, _ = unmark(ROWS["heuristic-used-in-an-expression"][1])
