@@ -430,13 +430,20 @@ def _first_without_else(text: str, at: int) -> Optional[int]:
     before = text[:at].rstrip()
     if not before.endswith(")"):
         return None
-    depth, i = 0, len(before) - 1
-    while i >= 0:
-        depth += {")": 1, "(": -1}.get(before[i], 0)
-        if depth == 0:
-            break
-        i -= 1
+    i = _opening(before, "()")
     return len(before) if i > 0 and re.search(r"\bfirst\s*$", before[:i]) else None
+
+
+def _opening(text: str, pair: str) -> int:
+    """The index of the bracket pair[0] that the last character of text (pair[1]) closes; -1 when
+    none does."""
+    depth, i = 0, len(text) - 1
+    while i >= 0:
+        depth += {pair[1]: 1, pair[0]: -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+        i -= 1
+    return -1
 
 
 _EITHER_ELSE = "`either` takes `or` before each block after its first: either { ... } or { ... } or { ... }"
@@ -464,12 +471,7 @@ def _after_either(text: str, token: Token) -> Optional[tuple]:
 def _closes_either_blocks(text: str) -> bool:
     """Whether text ends with the last block of `either { ... } or { ... }`."""
     while text.endswith("}"):
-        depth, i = 0, len(text) - 1
-        while i >= 0:
-            depth += {"}": 1, "{": -1}.get(text[i], 0)
-            if depth == 0:
-                break
-            i -= 1
+        i = _opening(text, "{}")
         if i < 0:
             return False
         text = text[:i].rstrip()
