@@ -171,14 +171,15 @@ def _listed(values) -> str:
 
 def _print_table(game, args, name: str, values: list, runs: list) -> None:
     """One row per value: the value (or each player's), the distinct states (or those alpha-beta
-    searched) and the seconds."""
+    searched), the seconds and the first move of the best line."""
     # the players of the run with the most (`players ... first n` with n swept), else the game's
     players = max((r.get("players") or [] for r in runs), key=len, default=[]) or game.player_names
     # one player without chance: how many terminal paths reach the best score (a puzzle's solutions)
     counted_paths = len(players) == 1 and not game.chance_decls and any(r.get("outcomes") for r in runs)
     searched = getattr(args, "alpha_beta", False)  # alpha-beta counts the states it searched, not all there are
     heads = [name] + (["best score"] if len(players) == 1 else list(players)) + \
-        (["paths to it"] if counted_paths else []) + ["states searched" if searched else "distinct states", "seconds"]
+        (["paths to it"] if counted_paths else []) + ["states searched" if searched else "distinct states", "seconds",
+                                                      "first move"]
     rows = []
     for swept, r in zip(values, runs):  # each value as --set takes it
         if "forbidden" in r:
@@ -195,7 +196,9 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
                      if r.get("outcomes") else "-"] if counted_paths else []
             states = r["states_searched"] if searched else r["distinct_states"]
-            rows.append([swept, *value, *paths, f"{states:,}", f"{r['seconds']:.2f}"])
+            first = r["best_line"][1] if len(r["best_line"]) > 1 else None  # [0] is the initial state
+            move = "-" if first is None else "(chance)" if first.get("chance") else first["move"]
+            rows.append([swept, *value, *paths, f"{states:,}", f"{r['seconds']:.2f}", move])
     for k in range(1, 1 + len(players)):  # the values of a column to as many places, so their points line up
         _same_places([row for row in rows if len(row) == len(heads)], k)
     print(f"{titled(game, args.set)}: solved for each value of {name}"
@@ -204,10 +207,15 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
              if args.depth is not None else ""))
     widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k == 0 or len(row) == len(heads))])
               for k, h in enumerate(heads)]
-    print("  " + "  ".join(h.rjust(w) if k else h.ljust(w) for k, (h, w) in enumerate(zip(heads, widths))))
+    last = len(heads) - 1  # the first move, a label: to the left, as the value swept
+
+    def line(cells):
+        return ("  " + "  ".join(c.rjust(w) if 0 < k < last else c.ljust(w)
+                                 for k, (c, w) in enumerate(zip(cells, widths)))).rstrip()
+    print(line(heads))
     for row in rows:
         if len(row) == len(heads):
-            print("  " + "  ".join(c.rjust(w) if k else c.ljust(w) for k, (c, w) in enumerate(zip(row, widths))))
+            print(line(row))
         else:
             print("  " + row[0].ljust(widths[0]) + "  " + row[1])
 

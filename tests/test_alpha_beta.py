@@ -92,8 +92,11 @@ def test_a_sweep_names_its_states_those_searched(tmp_path):
     r = run_engine("solve", path, "--alpha-beta", "--sweep", "n=2..3")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[1].split() == ["n", "A", "B", "states", "searched", "seconds"]
-    assert [line.split()[:3] for line in lines[2:]] == [["2", "1", "-1"], ["3", "-1", "1"]]
+    assert lines[1].split() == ["n", "A", "B", "states", "searched", "seconds", "first", "move"]
+    # by hand: from 2, A takes both and wins; from 3, A loses whatever it takes, and takes one, the
+    # first listed of moves as bad
+    assert [line.split()[:3] + line.split()[-3:] for line in lines[2:]] == [
+        ["2", "1", "-1", "A", "takes", "2"], ["3", "-1", "1", "A", "takes", "1"]]
 
 
 def test_a_sweep_to_a_depth_marks_the_values_cut_and_names_the_heuristic(tmp_path):

@@ -26,10 +26,12 @@ def test_a_sweep_solves_once_for_each_value_and_prints_a_row_each(tmp_path):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "reach: solved for each value of n"
-    assert lines[1].split() == ["n", "best", "score", "paths", "to", "it", "distinct", "states", "seconds"]
-    # by hand, the paths to the best end: n = 1: add 2; n = 2: add 1, add 2; n = 3: 1, 1, 2 and 2, 2
-    assert [row.split()[:4] for row in lines[2:]] == [["1", "2", "1", "3"], ["2", "3", "1", "4"],
-                                                      ["3", "4", "2", "5"]]
+    assert lines[1].split() == ["n", "best", "score", "paths", "to", "it", "distinct", "states", "seconds", "first",
+                                "move"]
+    # by hand, the paths to the best end: n = 1: add 2; n = 2: add 1, add 2; n = 3: 1, 1, 2 and 2, 2, of
+    # which the best line takes the soonest end
+    assert [row.split()[:4] + row.split()[-2:] for row in lines[2:]] == [
+        ["1", "2", "1", "3", "add", "2"], ["2", "3", "1", "4", "add", "1"], ["3", "4", "2", "5", "add", "2"]]
     out = json.loads(run_engine("solve", path, "--sweep", "n", "--json").stdout)
     assert (out["game"], out["sweep"]) == ("reach", "n")
     assert [(run["swept"], run["set"], run["best_score"], run["distinct_states"]) for run in out["runs"]] == [
@@ -215,7 +217,8 @@ def test_a_sweep_of_a_puzzle_counts_the_paths_to_the_best_score(tmp_path):
                     "terminal len(queens) == n\nscore if len(queens) == n then 1 else 0\ndead ends are ends\n")
     text = run_engine("solve", path, "--sweep", "n=4..6").stdout
     rows = [line.split() for line in text.splitlines()[2:]]
-    assert text.splitlines()[1].split() == ["n", "best", "score", "paths", "to", "it", "distinct", "states", "seconds"]
+    assert text.splitlines()[1].split() == ["n", "best", "score", "paths", "to", "it", "distinct", "states", "seconds",
+                                            "first", "move"]
     assert [(n, best, paths) for n, best, paths, *_ in rows] == [("4", "1", "2"), ("5", "1", "10"), ("6", "1", "4")]
     # the solutions of 4, 5 and 6 queens: OEIS A000170
 
