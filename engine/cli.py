@@ -51,6 +51,10 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, allow_abbrev=False, **kwargs)
 
     def error(self, message):
+        bad = re.fullmatch(r"argument (?:\S+/)?(\S+): invalid (int|float) value: '(.*)'", message)
+        if bad:  # as the engine's own checks of numbers say it: --games abc: expected a whole number
+            flag, kind, value = bad.groups()
+            raise UsageError(f"{flag} {value}: expected {'a whole number' if kind == 'int' else 'a number'}")
         raise UsageError(f"{self.prog}: {message}")
 
     def parse_known_args(self, args=None, namespace=None):
