@@ -641,7 +641,8 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         "best_line": game.line_json(sol.best_line, views=args.show),
         "first_moves": _first_moves_json(sol.first_moves),
         **({"best_lines": {"count": sol.best_lines[0], "lines": [[game.describe(m) for m in line]
-                                                                 for line in sol.best_lines[1]]}}
+                                                                 for line in sol.best_lines[1]],
+                           "at_value": sol.best_lines[2]}}
            if sol.best_lines else {}),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in _best_first(sol.outcomes)],
@@ -672,9 +673,11 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     if args.moves:
         _print_first_moves(game, sol.first_moves, sol.best_line)
     if sol.best_lines:
-        total, lines = sol.best_lines
-        print(f"  lines of best play: {total:,}" + ("" if not lines else f", the first {len(lines):,}:"
-                                                    if len(lines) < total else ":"))
+        total, lines, at_value = sol.best_lines
+        print(f"  lines of best play: {total:,}"
+              + ("" if at_value == total else f" ({at_value:,} of them end at the value above: with several players "
+                 "a move as good for its mover may be worse for another, and these lines take each)")
+              + ("" if not lines else f", the first {len(lines):,}:" if len(lines) < total else ":"))
         for k, line in enumerate(lines, 1):
             print(f"    {k}. " + ", ".join(game.describe(m) for m in line))
     _print_invariants_time(visit, seconds)

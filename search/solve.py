@@ -26,7 +26,9 @@ class Solution:
     complete: bool  # False when the depth limit cut the game short
     dead_ends: int = 0  # states that are not terminal where no move is legal, valued as ends
     first_moves: tuple = ()  # (move, its values, probability or None) of each way on from the initial state
-    best_lines: tuple = ()  # with `lines`: (how many lines best play may take, up to `lines` of them as moves)
+    # with `lines`: (how many lines best play may take, up to `lines` of them as moves, how many of them end
+    # at the value: with several players, all but where a move as good for its mover is worse for another)
+    best_lines: tuple = ()
 
 
 class Cycle(Exception):
@@ -145,8 +147,9 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
 
 
 def _best_lines(game: Game, root, memo: dict, most: int) -> tuple:
-    """(the number of lines of best play from root, the first `most` of them as moves): lines whose
-    every move is as good for its mover as the best there, by the values of a whole solve's memo."""
+    """(the number of lines of best play from root, the first `most` of them as moves, the number of
+    them that end at root's value): lines whose every move is as good for its mover as the best
+    there, by the values of a whole solve's memo."""
     key, banked = key_and_totals(game)
 
     def value(s) -> tuple:
@@ -162,12 +165,18 @@ def _best_lines(game: Game, root, memo: dict, most: int) -> tuple:
         return [(m, t) for m, t, _ in _children(game, s) if value(t)[p] >= top - close]
 
     counts: dict = {}
+    top = value(root)
 
-    def count(s) -> int:
+    def count(s) -> tuple:
+        """(the lines of best play from s, those of them that end at root's value)."""
         k = key(s)
         if k not in counts:
             ways = best(s)
-            counts[k] = sum(count(t) for _, t in ways) if ways else 1
+            if ways:
+                below = [count(t) for _, t in ways]
+                counts[k] = (sum(n for n, _ in below), sum(n for _, n in below))
+            else:
+                counts[k] = (1, int(all(abs(x - y) <= TIE * max(1.0, abs(y)) for x, y in zip(value(s), top))))
         return counts[k]
     found: list = []
 
@@ -183,7 +192,8 @@ def _best_lines(game: Game, root, memo: dict, most: int) -> tuple:
     sys.setrecursionlimit(max(limit, 20000))  # a call a move, down lines of up to LINE_LIMIT moves
     try:
         walk(root, [])
-        return count(root), tuple(found)
+        total, at_value = count(root)
+        return total, tuple(found), at_value
     finally:
         sys.setrecursionlimit(limit)
 

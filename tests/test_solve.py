@@ -1146,9 +1146,32 @@ def test_lines_counts_and_lists_every_solution_of_a_puzzle(tmp_path, n, solution
     text = run_engine("solve", path, "--set", f"n={n}", "--lines", "1").stdout
     assert f"  lines of best play: {solutions}, the first 1:\n    1. {', '.join(map(str, lines[0]))}\n" in text
     counted = run_engine("solve", path, "--set", f"n={n}", "--lines", "0", "--json").stdout
-    assert json.loads(counted)["best_lines"] == {"count": solutions, "lines": []}  # the count alone
+    assert json.loads(counted)["best_lines"] == {"count": solutions, "lines": [], "at_value": solutions}
     assert run_engine("solve", path, "--set", f"n={n}", "--lines", "0").stdout.endswith(
         f"  lines of best play: {solutions}\n")
+
+
+TAKE_LAST_OF_FIVE = """players A, B, C
+state { pile: int = 5  last: player = A }
+action take "{current} takes {k}" { choose k in 1..3 where k <= pile  pile -= k  last = current }
+turn { take }
+terminal pile == 0
+score for p: if p == last then 1 else 0
+"""
+
+
+def test_lines_of_best_play_of_three_players_say_how_many_end_at_the_value(tmp_path):
+    # by hand: whatever A takes of 5, A cannot take the last. Taking 1 leaves B 4, where B cannot
+    # either: each of B's 3 moves leaves C the rest, which C takes (3 lines, C wins); taking 2 or 3
+    # leaves B 3 or 2, which B takes (2 lines, B wins). A, losing, holds out longest: takes 1, so the
+    # value is C's win, which 3 of the 5 lines reach
+    path = tmp_path / "last.rules"
+    path.write_text(TAKE_LAST_OF_FIVE)
+    out = json.loads(run_engine("solve", path, "--lines", "0", "--json").stdout)
+    assert out["value"] == [0, 0, 1] and out["best_lines"] == {"count": 5, "lines": [], "at_value": 3}
+    assert run_engine("solve", path, "--lines", "0").stdout.endswith(
+        "  lines of best play: 5 (3 of them end at the value above: with several players a move as good for its "
+        "mover may be worse for another, and these lines take each)\n")
 
 
 @pytest.mark.parametrize("flags, message", [
