@@ -111,6 +111,7 @@ class Checker(ExpressionChecks):
         # the compiler compiles the body so for a call with exactly those argument types
         self.def_overlays: dict = {}
         self._unbound_player: Optional[str] = None  # how to write `for p`, in a score or heuristic without it
+        self._bound_player: Optional[tuple] = None  # (its name, how to write it, what) in one with `for q`
 
     # ---------------- reporting ----------------
     def error(self, code: str, msg: str, span: m.Span, hint: Optional[str] = None):
@@ -128,6 +129,10 @@ class Checker(ExpressionChecks):
             hint = f"did you mean '{near}'?{where}"
         if hint is None and what == "name" and self._unbound_player:
             hint = f"`{self._unbound_player.format(name)}` names each player in turn"
+        if hint is None and what == "name" and self._bound_player and (len(name) <= 2 or name in ("player", "who")):
+            bound, form, whose = self._bound_player
+            hint = f"{whose} names its player {bound} here ({form.format(bound).replace(' EXPR', '')} ...): " \
+                   f"write {bound}, or {form.format(name).replace(' EXPR', '')} ..."
         if hint is None and what in ("name", "state field"):
             hint = self._bound_elsewhere(name, what == "state field")
         self.error("unknown-name", f"unknown {what} '{name}'", span, hint)
@@ -713,10 +718,11 @@ class Checker(ExpressionChecks):
         """A score or heuristic: with `for p`, p names each player in turn. Without it, an unknown
         name with no better hint may be meant as that player (`form` shows how to write it)."""
         self._unbound_player = None if d.player is not None else form
+        self._bound_player = None if d.player is None else (d.player.name, form, what)
         try:
             self.top_level(d.value, T.INT, what, self.player_scope(d.player))
         finally:
-            self._unbound_player = None
+            self._unbound_player = self._bound_player = None
 
     def check_AgentDecl(self, d: m.AgentDecl):
         name = d.name.name

@@ -1389,6 +1389,9 @@ def test_a_value_of_another_type_or_a_name_from_elsewhere_gets_a_hint(tmp_path, 
 @pytest.mark.parametrize("declaration, hint", [
     ("score ‸p", "`score for p: EXPR` names each player in turn"),
     ("score n\nheuristic h = n - ‸q", "`heuristic h for q = EXPR` names each player in turn"),
+    ("score for q: n + ‸p", "a score names its player q here (score for q: ...): write q, or score for p: ..."),
+    ("score n\nheuristic h for q = n - ‸p",
+     "a heuristic names its player q here (heuristic h for q = ...): write q, or heuristic h for p = ..."),
 ])
 def test_a_player_named_in_a_score_without_for_gets_a_hint(tmp_path, declaration, hint):
     marked = snippet(QUOTED_GAME.replace("LINE", "require yes").replace("score for p: n", declaration))
