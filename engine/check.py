@@ -49,6 +49,8 @@ OTHER_LANGUAGES = {
                                           "(values(m) lists the values alone)"),
     **dict.fromkeys(("player", "self", "me"), "the player whose turn it is is `current`; `score for p: EXPR` "
                                                "names each player in turn"),
+    **dict.fromkeys(("shuffle", "shuffled"), "a shuffled deck is dealt a card at a time as chance's: a `chance` "
+                                             "block draws one (`draw c in deck`) and takes it out (`deck -= c`)"),
 }
 """Hints for names that other languages have and the rules language spells otherwise."""
 OTHER_LANGUAGE_STATEMENTS = {

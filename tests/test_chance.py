@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import first_diagnostic, run_engine
+from conftest import ROOT, first_diagnostic, run_engine
 from engine.cli import main
 from engine.diagnostics import RuleRuntimeError
 from engine.load import load_game
@@ -547,3 +547,16 @@ def test_a_best_line_whose_chance_steps_each_have_one_outcome_says_nothing_of_dr
     r = run_engine("solve", path)
     # by hand: roll, go, roll, go, roll: five steps, each roll certain
     assert "  best line (5 moves):\n    chance: d = 2\n    go\n" in r.stdout and "drawn by weight" not in r.stdout
+
+
+def test_the_deck_of_the_language_reference_deals_without_replacement_and_without_its_take_with(tmp_path):
+    block = next(b for b in re.findall(r"```rules\n(.*?)```", (ROOT / "docs" / "language.md").read_text(), re.S)
+                 if "deck -= c" in b)
+    # by hand: of the ten pairs of 1..5 the higher card is 2 once, 3 twice, 4 three times and 5 four
+    # times, a mean of 40/10 = 4; with replacement, of the 25 draws max k comes 2k - 1 times, a mean of
+    # (1 + 6 + 15 + 28 + 45) / 25 = 3.8
+    for text, mean in ((block, 4), (block.replace("deck -= c", ""), 3.8)):
+        path = tmp_path / "deck.rules"
+        path.write_text(text)
+        out = json.loads(run_engine("solve", path, "--json").stdout)
+        assert out["best_score"] == pytest.approx(mean)

@@ -1289,6 +1289,9 @@ NAMES_GAME = """
     ("sum(‸range(3))", "unknown function 'range'", "`a..b` is the whole numbers from a to b, both included"),
     ("if seen[1] == ‸None then 0 else 1", "unknown name 'None'",
      "there is no empty value: `k in m` tells whether a map has the key k"),
+    ("len(‸shuffle(keys(seen)))", "unknown function 'shuffle'",
+     "a shuffled deck is dealt a card at a time as chance's: a `chance` block draws one (`draw c in deck`) and "
+     "takes it out (`deck -= c`)"),
 ])
 def test_a_name_from_another_language_gets_a_hint(tmp_path, what, message, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(NAMES_GAME.replace("WHAT", what)))
