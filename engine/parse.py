@@ -103,6 +103,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         line, col = _line_col(text, where)
         hint = "first(...) gives the first item that matches, or the value after `else` when none does: " \
                "first(x for x in xs where COND) else DEFAULT"
+    elif isinstance(e, UnexpectedToken) and (where := _draw_where(text, at)) is not None:
+        msg = "a draw takes no `where`"
+        line, col = _line_col(text, where)
+        hint = _DRAW_WHERE
     elif isinstance(e, UnexpectedToken) and (where := _elif_before(text, e.token.start_pos)) is not None:
         msg = "expected 'else if', got 'elif'"
         line, col = _line_col(text, where)
@@ -345,9 +349,6 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if re.search(r"\w\s*<[^<>]*\([^()]*\)\s*$", line_before):  # list<(int, int)>
         return "there is no tuple type: a pair can be a record (`record Edge { a: int, b: int }`, " \
                "list<Edge>) or a set of two (list<set<int>>)"
-    if re.search(r"\bdraw\s+[\w\s,]+\bin\b[^{}]*\bwhere\b", line_before):
-        return "a draw takes no `where`: draw from the values allowed, " \
-               "draw d in [x for x in 1..6 where x != 1]"
     if got == "*" and line_before.endswith("*"):
         return "there is no power operator: multiply (x * x)"
     if got == "(" and re.search(r"\.\s*\w+\s*$", line_before):
@@ -422,6 +423,16 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if opened and not re.search(r"\bthen\b|\{", line_before[opened[-1].end():]) and got not in ("then", "{"):
         return "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"
     return None
+
+
+_DRAW_WHERE = "draw from the values allowed instead: draw d in [x for x in 1..6 where x != 1]"
+
+
+def _draw_where(text: str, at: int) -> Optional[int]:
+    """Where the `where` of a `draw ... in ... where` on the line before `at` is; else None."""
+    start = text.rfind("\n", 0, at) + 1
+    found = re.search(r"\bdraw\s+[\w\s,]+\bin\b[^{}\[\]]*?\b(where)\b", text[start:at])
+    return None if found is None else start + found.start(1)
 
 
 def _first_without_else(text: str, at: int) -> Optional[int]:
