@@ -41,7 +41,8 @@ INF = math.inf
 
 def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Optional[Callable[[int], None]] = None,
                visit: Optional[Callable] = None, first_moves: bool = True, max_depth: Optional[int] = None,
-               leaf: Optional[Callable] = None) -> Valued:
+               leaf: Optional[Callable] = None, deepened: Optional[Callable[[int, Optional[int]], None]] = None
+               ) -> Valued:
     """The value of a two-player game whose returns add up to the same total at every end
     (NotConstantSum otherwise), searched with alpha-beta bounds and a table of the bounds found for
     each state; chance steps average their outcomes. A dead end (no legal move) is an end, valued by its returns.
@@ -56,7 +57,10 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     without it by its returns, as solve's are; a state is then searched once for each depth it
     is met at. The search goes to depth 1, then 2, and so on to max_depth (iterative deepening),
     each trying first at each state the move that was best the depth before: the bounds then prune
-    more of the deepest search than the shallower ones cost.
+    more of the deepest search than the shallower ones cost. Without `first_moves`, a depth at
+    which every line searched reached its end is the last (the bounds that pruned the others are
+    of ends, so deeper searches find the same value). `deepened(depth, i)` is told, after each
+    depth before the last, the index of the initial state's best move there (what raises ends it).
 
     A state met again on the line that leads to it raises Cycle, a line of LINE_LIMIT moves or one
     deeper than the stack of calls Endless, and more than `max_states` states in the table
@@ -181,8 +185,14 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
             for max_depth in range(1, deepest or 0):  # the shallower depths, for the order of the moves
                 search(root, -INF, INF)
                 states += len(table)
+                best_i = table[game.key(root), 0][2]
                 table.clear()
+                if not cut and not first_moves:  # every line searched ended: deeper, the value is the same
+                    deepest = max_depth
+                    break
                 cut.clear()
+                if deepened is not None:
+                    deepened(max_depth, best_i)
             max_depth = deepest
             first = _first_moves(game, root, search, moves) if first_moves and max_depth != 0 else []
             x = search(root, -INF, INF) if not first else \

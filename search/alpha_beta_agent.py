@@ -70,20 +70,25 @@ def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Opti
     moves = fm.moves(state)
     if len(moves) <= 1:
         return fm.result(moves[0] if moves else None)
-    counted, best, depth = _Counted(game, state, fm, heuristic), moves[0], 1
+    counted, best = _Counted(game, state, fm, heuristic), [moves[0]]
     leaf = None if heuristic is None else counted.returns
-    while max_depth is None or depth <= max_depth:
-        try:
-            found = alpha_beta(counted, first_moves=False, max_depth=depth, leaf=leaf)
-        except _Spent:
-            break
-        except NotConstantSum as e:
-            raise Unfit(f"alpha-beta takes one player's gain for the other's loss, but two of the values it met "
-                        f"add up to different totals, {tuple(e.first)} and {tuple(e.other)}"
-                        + ("" if heuristic is None else f" (by the heuristic {heuristic})"))
+
+    def deepened(depth: int, i: Optional[int]):  # a depth searched whole: its best move
         fm.iterations = depth
-        best = found.best_line[0][0]
-        if found.complete:  # every line reached its end: deeper searches find the same
-            break
-        depth += 1
-    return fm.result(best)
+        if i is not None:
+            best[0] = moves[i]
+    try:  # one search, deeper a depth at a time, each ordering its moves by the one before
+        found = alpha_beta(counted, first_moves=False, max_depth=max_depth or DEEPEST, leaf=leaf, deepened=deepened)
+        fm.iterations += 1
+        best[0] = found.best_line[0][0]
+    except _Spent:
+        pass
+    except NotConstantSum as e:
+        raise Unfit(f"alpha-beta takes one player's gain for the other's loss, but two of the values it met "
+                    f"add up to different totals, {tuple(e.first)} and {tuple(e.other)}"
+                    + ("" if heuristic is None else f" (by the heuristic {heuristic})"))
+    return fm.result(best[0])
+
+
+DEEPEST = 1_000
+"""The depth the agent deepens to without --depth: as a game stops at 1,000 moves (`play --max-moves`)."""

@@ -291,6 +291,24 @@ def test_alpha_beta_to_a_depth_agrees_with_a_full_minimax_to_that_depth(game, de
     assert len(found.best_line) <= depth
 
 
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(dags(), st.integers(1, 8))
+def test_deepening_without_first_moves_tells_each_depths_best_move_and_stops_where_every_line_ended(game, depth):
+    # without first moves the search may stop at a shallower depth where every line it searched
+    # ended: its value must still be the minimax value to the depth asked, and each depth's best
+    # move one that a minimax to that depth takes
+    told: list = []
+    found = alpha_beta(game, max_depth=depth, leaf=lambda s: (s - 40, 40 - s), first_moves=False,
+                       deepened=lambda d, i: told.append((d, i)))
+    memo: dict = {}
+    assert found.value[0] == pytest.approx(minimax_to(game, 0, depth, memo))
+    kind, ways = game.nodes[0][:2]
+    assert [d for d, _ in told] == list(range(1, len(told) + 1)) and len(told) < depth
+    if kind in (0, 1) and ways:
+        for d, i in told:
+            assert minimax_to(game, ways[i], d - 1, memo) == pytest.approx(minimax_to(game, 0, d, memo))
+
+
 @pytest.mark.parametrize("depth", [[], ["--depth", "5", "--heuristic", "rows"]])
 def test_more_states_than_max_states_stop_it_naming_the_fields_that_vary(depth):
     r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--max-states", "100", *depth)
