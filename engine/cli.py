@@ -156,6 +156,7 @@ def cmd_validate(args) -> int:
         try:
             game = load_game(path, settings, Counter())  # counting why moves were dropped costs 1-2%
         except RuleErrors as e:
+            _failing[0] = 1
             print(e.render(), file=sys.stderr)
             print(f"{path}: {counted(len(e.diagnostics), 'error')}", file=sys.stderr)
             files.append({"file": path, "game": e.title, "ok": False, "errors": [d.as_json() for d in e.diagnostics],
@@ -163,6 +164,7 @@ def cmd_validate(args) -> int:
             failed = True
             continue
         except UsageError as e:  # a file missing, or a --set it does not take: the other files still checked
+            _failing[0] = _failing[0] or 2
             several = len(args.files) > 1 and not str(e).startswith(path)
             print(f"error: {path}: {e}" if several else f"error: {e}", file=sys.stderr)
             files.append({"file": path, "game": None, "ok": False, "refused": str(e), "errors": [], "warnings": []})
@@ -1281,7 +1283,26 @@ def _writing_stdout_failed() -> bool:
     return False
 
 
+_failing: list = [None]  # the status of the error being told, in case telling it fails (a closed pipe)
+
+
 def main(argv=None) -> int:
+    """The command line: the exit status. Output cut short by a closed pipe (`| head`) is a run
+    that could not write its output (1), or, where an error was being told, that error's status."""
+    _failing[0] = None
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        for stream in (sys.stdout, sys.stderr):  # what is left in their buffers goes nowhere, at exit too
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+            except (OSError, ValueError, AttributeError):  # a stream without a descriptor (tests capture them)
+                pass
+        sys.stdout, sys.stderr = open(os.devnull, "w"), open(os.devnull, "w")
+        return _failing[0] or 1
+
+
+def _main(argv) -> int:
     args = None
     try:
         args = build_parser().parse_args(argv)
@@ -1289,10 +1310,12 @@ def main(argv=None) -> int:
         sys.stdout.flush()  # here, so that a failing write (a full disk) is told, not a traceback at exit
         return status
     except CannotWrite as e:
+        _failing[0] = 1
         print(f"error: {e}", file=sys.stderr)
         _json_error(args, str(e), argv)
         return 1
     except UsageError as e:
+        _failing[0] = 2
         print(f"error: {e}", file=sys.stderr)
         _json_error(args, str(e), argv)
         return 2
@@ -1331,14 +1354,12 @@ def main(argv=None) -> int:
             print(f"the state it failed in: {clip(state, 2000)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as e:
+        _failing[0] = 130
         so_far = getattr(e, "so_far", "")
         print(f"interrupted ({interrupted_by()}){so_far}", file=sys.stderr)
         _json_error(args, f"interrupted ({interrupted_by()}) before there was anything to report{so_far}", argv,
                     interrupted=True)
         return 130
-    except BrokenPipeError:  # output piped into `head` and the like
-        sys.stderr = open(os.devnull, "w")
-        return 0
     except OSError as e:
         if e.filename is not None or not _writing_stdout_failed():
             raise

@@ -184,3 +184,30 @@ def test_search_help_says_a_few_words_on_every_algorithm(capsys):
         main(["search", "--help"])
     text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
     assert all(f"{name}: {' '.join(what.split())}" in text for name, what in ALGORITHM_HELP.items()), text
+
+
+def engine_into_a_closed_pipe(*args, both: bool = True) -> tuple:
+    """(exit status, stderr) of `python -m engine ARGS` whose output goes into a pipe closed before
+    it writes (as `| head -0` closes it; the engine takes far longer to start than the close): its
+    stdout, and with `both` its stderr too (2>&1)."""
+    import subprocess
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "engine", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT if both else subprocess.PIPE, text=True)
+    p.stdout.close()
+    err = "" if both else p.stderr.read()
+    return p.wait(timeout=120), err
+
+
+@pytest.mark.parametrize("args, status", [
+    (["validate", "rules/tictactoe.rules", "--set", "side=x"], 2),  # a usage error: still 2
+    (["solve", "rules/tictactoe.rules", "--invariant", "len(marks) < 3"], 1),  # an invariant that fails
+])
+def test_an_error_told_into_a_pipe_closed_early_keeps_its_exit_status(args, status):
+    assert engine_into_a_closed_pipe(*args)[0] == status
+
+
+def test_output_cut_short_by_a_closed_pipe_is_exit_status_1_without_a_traceback():
+    # the solve succeeded, but what it printed was not read: not a success to report as 0
+    status, err = engine_into_a_closed_pipe("solve", "rules/tictactoe.rules", both=False)
+    assert (status, err) == (1, "")
