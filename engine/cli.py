@@ -758,14 +758,14 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
                            visit=visit, first_moves=args.moves, max_depth=args.depth, leaf=leaf)
     except NotConstantSum as e:
         names = ", ".join(game.player_names)
-        if e.by_leaf:
-            return _solve_failed(args, f"--alpha-beta: the values ({names}) of two states, by the heuristic "
-                                 f"{args.heuristic} where --depth stops the lines or by the returns at an end, add "
-                                 f"up to different totals, {_returns_text(e.first)} and {_returns_text(e.other)}, "
-                                 "so one player's gain is not the other's loss, as alpha-beta takes it to be; a "
-                                 "heuristic that values the players so that they add up to what the ends do (0 "
-                                 "for a win of 1 and a loss of -1) fits it, and solve --depth without "
-                                 "--alpha-beta takes any")
+        if e.at_cut:
+            by = "the score" if args.heuristic is None else f"the heuristic {args.heuristic}"
+            return _solve_failed(args, f"--alpha-beta: the values ({names}) of two states, by {by} where --depth "
+                                 f"stops the lines or by the returns at an end, add up to different totals, "
+                                 f"{_returns_text(e.first)} and {_returns_text(e.other)}, so one player's gain is "
+                                 "not the other's loss, as alpha-beta takes it to be; a heuristic that values the "
+                                 "players so that they add up to what the ends do (0 for a win of 1 and a loss of "
+                                 "-1) fits it, and solve --depth without --alpha-beta takes any")
         return _solve_failed(args, f"--alpha-beta: the returns ({names}) of two ends add up to different totals, "
                              f"{_returns_text(e.first)} and {_returns_text(e.other)}, so one player's gain is not "
                              "the other's loss, as alpha-beta takes it to be; solve without --alpha-beta values any "

@@ -30,10 +30,10 @@ class NotConstantSum(Exception):
     """Two ends whose returns add up to different totals: one player's gain is not the other's loss,
     which alpha-beta's bounds take for granted."""
 
-    def __init__(self, first: tuple, other: tuple, state, by_leaf: bool = False):
+    def __init__(self, first: tuple, other: tuple, state, at_cut: bool = False):
         super().__init__(f"the returns {first} and {other} add up to different totals")
         self.first, self.other, self.state = first, other, state
-        self.by_leaf = by_leaf  # one of them is the leaf's value where the lines stop, not an end's
+        self.at_cut = at_cut  # one of them is of a state where max_depth stopped the lines, not of an end
 
 
 INF = math.inf
@@ -81,13 +81,12 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
 
     def end(s, stop: bool = False) -> float:
         """Player 0's return at an end (or with `stop` where the lines stop, by leaf)."""
-        by_leaf = stop and leaf is not None
-        r = tuple(leaf(s) if by_leaf else game.returns(s))
+        r = tuple(leaf(s) if stop and leaf is not None else game.returns(s))
         t = r[0] + r[1]
         if not total:
-            total[:] = [t, r, by_leaf]
+            total[:] = [t, r, stop]
         elif abs(t - total[0]) > TIE * max(1.0, abs(total[0])):
-            raise NotConstantSum(total[1], r, s, total[2] or by_leaf)
+            raise NotConstantSum(total[1], r, s, total[2] or stop)
         return r[0]
 
     def search(s, alpha: float, beta: float, depth: int = 0) -> float:

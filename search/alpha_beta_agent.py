@@ -86,7 +86,9 @@ def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Opti
     except NotConstantSum as e:
         raise Unfit(f"alpha-beta takes one player's gain for the other's loss, but two of the values it met "
                     f"add up to different totals, {tuple(e.first)} and {tuple(e.other)}"
-                    + ("" if heuristic is None else f" (by the heuristic {heuristic})"))
+                    + (f" (by the heuristic {heuristic})" if heuristic is not None else
+                       " (by the score, where the search stopped the lines before an end: a heuristic=H whose "
+                       "values add up as the ends' do fits it)" if e.at_cut else ""))
     return fm.result(best[0])
 
 

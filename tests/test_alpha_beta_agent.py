@@ -67,6 +67,30 @@ def test_a_game_whose_returns_do_not_add_up_to_one_total_is_unfit(tmp_path):
                                                      "player's gain"), r.stderr
 
 
+LAST_TAKES = """players A, B
+state { pile: int = 3  last: player = B }
+action take "{current} takes {k}" { choose k in 1..2 where k <= pile  pile -= k  last = current }
+turn { take }
+terminal pile == 0
+score for p: if pile > 0 then -1 else if p == last then 1 else -1
+"""
+
+
+def test_a_score_that_adds_up_otherwise_before_the_end_is_named_where_the_search_stopped(tmp_path):
+    # by hand: the ends return (1, -1) or (-1, 1); before the end the score gives both players -1,
+    # whose total, -2, is not an end's 0: two steps deep, A takes 1 and B 2, an end where B took the last
+    # (-1, 1), beside lines stopped before their end (-1, -1)
+    path = tmp_path / "last.rules"
+    path.write_text(LAST_TAKES)
+    r = run_engine("play", path, "--agents", "alpha-beta,random", "--games", "2")
+    assert r.returncode == 2 and r.stderr.endswith(
+        "add up to different totals, (-1.0, -1.0) and (-1.0, 1.0) (by the score, where the search stopped the "
+        "lines before an end: a heuristic=H whose values add up as the ends' do fits it)\n"), r.stderr
+    r = run_engine("solve", path, "--alpha-beta", "--depth", "2")
+    assert r.returncode == 1 and "the values (A, B) of two states, by the score where --depth stops the lines " \
+        "or by the returns at an end, add up to different totals" in r.stderr, r.stderr
+
+
 def test_it_plays_games_of_two_players_only():
     r = run_engine("play", "rules/nidavellir.rules", "--agents", "alpha-beta", "--games", "1")
     assert (r.returncode, r.stderr) == (2, "error: --agents alpha-beta: alpha-beta plays a game of two players, "
