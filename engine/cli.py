@@ -552,7 +552,9 @@ def _steps(game, s) -> list:
 def _print_broken(game, e: _Broken, texts: list, searched: bool = False) -> str:
     """An invariant that solve found broken (`searched`: solve --alpha-beta): where, the moves that
     lead there and the state, on stderr; returns the message."""
-    where = f"after {counted(len(e.moves), 'move')}" if e.moves else "in the initial state"
+    start = getattr(game, "started_from", None)
+    initial = "the initial state" if start is None else f"the state of --from {start}"
+    where = f"after {counted(len(e.moves), 'move')}" if e.moves else f"in {initial}"
     if e.moves:
         where += "; no fewer moves break an invariant" if e.fewest else \
             "; a line the solve met (a shorter one was not looked for past --max-states states)"
@@ -560,7 +562,7 @@ def _print_broken(game, e: _Broken, texts: list, searched: bool = False) -> str:
         ("(alpha-beta checks the states it searches)" if searched else "(solve goes through every state)")
     print(Diagnostic("invariant", message, e.decl.span).render({**game_sources(game),
                                                                INVARIANT_SOURCE: "\n".join(texts)}), file=sys.stderr)
-    print("moves from the initial state" + (":" if e.moves else ": none"), file=sys.stderr)
+    print(f"moves from {initial}" + (":" if e.moves else ": none"), file=sys.stderr)
     for i, label in enumerate(_labels(game, e.moves), 1):
         print(f"  {i}. {label}", file=sys.stderr)
     if e.before is not None:
