@@ -109,9 +109,9 @@ def test_a_rule_failing_after_from_names_that_state_and_points_to_no_check(tmp_p
 
 
 def test_an_invariant_broken_after_from_counts_its_moves_from_that_state(tmp_path):
-    # X . .     by hand: X to move; an invariant that no more than four marks stand is broken by X's
+    # X . O     by hand: X to move; an invariant that no more than four marks stand is broken by X's
     # . O .     first move (five marks), whichever it is: the line is one move from the --from state
-    # . . .
+    # . . X
     start = position(tmp_path, {(0, 0): "X", (1, 1): "O", (2, 2): "X", (0, 2): "O"}, "X")
     r = run_engine("solve", TTT, "--from", start, "--invariant", "len(marks) <= 4")
     assert r.returncode == 1 and "invariant does not hold after 1 move" in r.stderr, r.stderr
