@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Optional
 from . import model as m
 from . import runtime as rt
 from . import types as T
-from .diagnostics import counted
+from .diagnostics import counted, did_you_mean
 
 if TYPE_CHECKING:
     from .check import Symbol
@@ -491,9 +491,12 @@ class ExpressionChecks:
                            e.args[0].span)
             layout = e.args[1].value
             if not (isinstance(layout, m.StrLit) and layout.value in rt.HexGrid.LAYOUTS):
+                near = did_you_mean(layout.value, rt.HexGrid.LAYOUTS) if isinstance(layout, m.StrLit) else None
                 self.error("type-mismatch", "hex_grid() needs its layout second, written as one of "
                            + ", ".join(f'"{x}"' for x in rt.HexGrid.LAYOUTS), e.args[1].span,
-                           hint='"even-r": pointy-topped hexes, even rows shifted half a hex right')
+                           hint=f'did you mean "{near}"?' if near else
+                           '"even-r" and "odd-r": pointy-topped hexes, the even (or odd) rows shifted half a hex '
+                           'right; "axial": each row shifted half a hex from the one above, a rhombus of hexes')
             return T.GRID
         if name == "graph":
             g = self.graph_type(a0, e.args[0].span)

@@ -2728,3 +2728,15 @@ def test_a_tuple_type_and_a_tuple_for_a_cell_are_told_what_to_write_instead(tmp_
     assert [(d[2], d[4]) for d in found] == [(4, "a tuple (row, col) is no cell: cell(row, col) makes one"),
                                              (6, "a tuple (row, col) is no cell: cell(row, col) makes one")], \
         errors.render()
+
+
+@pytest.mark.parametrize("layout, hint", [
+    ("axail", 'did you mean "axial"?'),
+    ("square", '"even-r" and "odd-r": pointy-topped hexes, the even (or odd) rows shifted half a hex right; "axial": '
+               'each row shifted half a hex from the one above, a rhombus of hexes'),
+])
+def test_a_hex_layout_misspelt_is_told_the_one_meant(tmp_path, layout, hint):
+    marked = snippet(f'const board = hex_grid([cell(0, 0), cell(0, 1)], ‸"{layout}")\n'
+                     + HABIT_GAME.replace("LINE", "moves += len(neighbours(board, cell(0, 0)))"))
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.code, d.span.line, d.span.col, d.hint) == ("type-mismatch", at_line, at_col, hint), errors.render()
