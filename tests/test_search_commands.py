@@ -715,7 +715,7 @@ def test_ctrl_c_twice_during_play_with_jobs_quits_saying_interrupted_without_a_t
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130
-    assert err == "stopping once the games under way have ended (Ctrl-C again quits now)\ninterrupted\n", err
+    assert err == "stopping once the games under way have ended (Ctrl-C again quits now)\ninterrupted (Ctrl-C)\n", err
 
 
 FOREVER = """game "forever"

@@ -167,7 +167,8 @@ def test_a_parameter_says_how_many_of_the_players_named_play(tmp_path):
     path.write_text(TAKE_LAST)
     rows = run_engine("solve", path, "--sweep", "seats").stdout.splitlines()[1:]
     assert [row.split() for row in rows] == [
-        ["seats", "A", "B", "C", "D", "distinct", "states", "seconds", "first", "move"], ["1", "1", "-", "-", "-"] + rows[1].split()[5:],
+        ["seats", "A", "B", "C", "D", "distinct", "states", "seconds", "first", "move"],
+        ["1", "1", "-", "-", "-"] + rows[1].split()[5:],
         ["2", "1", "0", "-", "-"] + rows[2].split()[5:], ["3", "0", "0", "1", "-"] + rows[3].split()[5:],
         ["4", "0", "0", "1", "0"] + rows[4].split()[5:]]
     game = load_game(str(path), {"seats": "3"})
