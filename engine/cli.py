@@ -226,8 +226,8 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
             load_game(game.path, {**settings, name: value})
         except Forbidden:  # a combination the file forbids
             continue
-        except RuleErrors as e:
-            return _set_up_with(e, name, value)
+        except RuleErrors as e:  # it names the settings it was set up with
+            return list(e.diagnostics)
     drops = dict(game.compiler.drops or {})  # (span, why) -> paths dropped so in those playouts
     chances = game.chance_decls
     # the names of the actions, the index of each chance declaration and ("when", index) of each
@@ -244,8 +244,8 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 alt = load_game(game.path, {**settings, name: value})
             except Forbidden:  # a combination the file forbids
                 continue
-            except RuleErrors as e:  # a constant that cannot be worked out with that value
-                found = _set_up_with(e, name, value)
+            except RuleErrors as e:  # a constant that cannot be worked out with that value (named)
+                found = list(e.diagnostics)
                 break
             tries = min(playouts, HINT_PLAYOUTS) if given else playouts
             found, more, _, _ = _tracked_playouts(alt, tries, steps, f"--set {name}={value}", until=left)
@@ -264,13 +264,6 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                      + ([] if game.dead_ends_end else
                         dead_ends(game.checker, [n for n, _ in stuck], playouts,
                                   stuck and _why_stuck(game, settings, min(stuck, key=lambda x: x[0])[1]))))
-
-
-def _set_up_with(e: RuleErrors, name: str, value: str) -> list:
-    """The errors of setting the game up with another value of a parameter, each naming it."""
-    setup = "(while setting up the game"
-    return [attrs.evolve(d, message=d.message.replace(setup, f"{setup} with --set {name}={value}"))
-            for d in e.diagnostics]
 
 
 def _with_check_hint(found: list, path: str, settings: dict) -> list:

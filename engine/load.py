@@ -290,8 +290,9 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
         raise RuleErrors(e.diagnostics, sources, title)
     except RuleRuntimeError as e:
         # a parameter, constant or initial value that cannot be computed is a mistake in the file
-        raise RuleErrors([Diagnostic("runtime", f"{e.message} (while setting up the game)", e.span, e.hint)],
-                         sources, title)
+        given = "".join(f" --set {k}={v}" for k, v in (settings or {}).items())
+        raise RuleErrors([Diagnostic("runtime", f"{e.message} (while setting up the game{' with' if given else ''}"
+                                     f"{given})", e.span, e.hint)], sources, title)
     except RecursionError:
         raise RuleErrors([_too_deep(path)], sources, title) from None
 
