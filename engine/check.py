@@ -986,8 +986,14 @@ class Checker(ExpressionChecks):
         want = sym.type if sym else T.ANY
         got = self.expr(s.value, want)
         if not T.fits(got, want):
+            hint = self.mismatch_hint(s.value, want, got)
+            if hint is None and want[0] in ("list", "set", "bag") and T.fits(got, want[1]):  # an element
+                x = s.value.id if isinstance(s.value, m.Name) else "x"
+                alone = {"list": f"[{x}]", "set": f"{{{x}}}", "bag": f"bag([{x}])"}[want[0]]
+                hint = f"`{name} += {x}` adds an element to the {want[0]}; `{name} = {alone}` makes it hold {x} " \
+                       "alone"
             self.error("type-mismatch", f"'{s.target.name}' is {T.show(want)}, got {T.show(got)}", s.value.span,
-                       self.mismatch_hint(s.value, want, got))
+                       hint)
 
     def stmt_Update(self, s: m.Update):
         sym = self.field_target(s.target)

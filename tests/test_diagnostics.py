@@ -2744,3 +2744,16 @@ def test_a_hex_layout_misspelt_is_told_the_one_meant(tmp_path, layout, hint):
                      + HABIT_GAME.replace("LINE", "moves += len(neighbours(board, cell(0, 0)))"))
     d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
     assert (d.code, d.span.line, d.span.col, d.hint) == ("type-mismatch", at_line, at_col, hint), errors.render()
+
+
+@pytest.mark.parametrize("field, alone", [("list<int> = []", "[d]"), ("set<int> = {}", "{d}"),
+                                          ("bag<int> = bag([])", "bag([d])")])
+def test_an_element_assigned_to_a_collection_is_told_how_to_add_it(tmp_path, field, alone):
+    kind = field.split("<")[0]
+    marked = snippet(f"state {{ got: {field}  n: 0..2 = 0 }}\n"
+                     "chance when n < 2 { draw d in 1..6  got = ‸d  n += 1 }\n"
+                     "turn { }\nterminal n == 2\nscore len(got)\n")
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.code, d.span.line, d.span.col, d.hint) == (
+        "type-mismatch", at_line, at_col,
+        f"`got += d` adds an element to the {kind}; `got = {alone}` makes it hold d alone"), errors.render()
