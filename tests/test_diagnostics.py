@@ -2179,7 +2179,7 @@ def test_validate_reports_a_constant_that_fails_with_the_other_value_it_tries(tm
     result = engine_cli("validate", str(path), "--playouts", "2", "--set", "mode=walking")
     assert result.returncode == 1, result.stderr
     assert (f"{path}:5:13: error[runtime]: index 3 is outside the list of 3, [1, 2, 3] (while setting up the "
-            "game with --set steps=3)") in result.stderr
+            "game with --set mode=walking --set steps=3)") in result.stderr
 
 
 @pytest.mark.parametrize("line", ["choose k in ‸moves  moves = k", "for k in ‸moves { moves += 1 }"])
