@@ -3,7 +3,7 @@ that a depth-limited alpha-beta search values best, searched one depth deeper at
 budget lasts (iterative deepening)."""
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 from .alpha_beta import NotConstantSum, alpha_beta
 from .budget import Budgeted, Observer, Progress, Result
@@ -23,8 +23,9 @@ class _Counted:
     `heuristic`, an end is valued by it too, as every search values ends (finished and unfinished
     lines on one scale)."""
 
-    def __init__(self, game, root, fm: Budgeted, heuristic: Optional[str]):
+    def __init__(self, game, root, fm: Budgeted, heuristic: Optional[str], root_moves: Sequence):
         self._game, self._root, self._fm, self._heuristic = game, root, fm, heuristic
+        self._root_moves = root_moves  # the root's moves in the order the search tries them
 
     def __getattr__(self, name):
         return getattr(self._game, name)
@@ -42,6 +43,8 @@ class _Counted:
 
     def legal_moves(self, s):
         self._call()
+        if s is self._root:  # listed once, when the decision began
+            return self._root_moves
         return self._fm.moves(s)
 
     def legal_moves_within(self, s, limit: int):
@@ -65,12 +68,14 @@ def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Opti
     """Search state to depth 1, 2, ... (at most max_depth) with alpha-beta, the states where the
     lines stop and the ends valued by the heuristic (by the score without one), until the budget
     runs out or a search reaches every end: the best move of the deepest search that finished (the
-    first listed of those as good). Unfit where two of those values add up to different totals."""
+    first of those as good in a random order of the moves). Unfit where two of those values add up
+    to different totals."""
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
-    moves = fm.moves(state)
+    moves = list(fm.moves(state))
     if len(moves) <= 1:
         return fm.result(moves[0] if moves else None)
-    counted, best = _Counted(game, state, fm, heuristic), [moves[0]]
+    rng.shuffle(moves)  # of moves as good, the first tried is played: one drawn at random, not the first listed
+    counted, best = _Counted(game, state, fm, heuristic, moves), [moves[0]]
     leaf = None if heuristic is None else counted.returns
 
     def deepened(depth: int, i: Optional[int]):  # a depth searched whole: its best move

@@ -108,3 +108,15 @@ def test_it_never_loses_tic_tac_toe_against_random_play():
     r = run_engine("play", TTT, "--agents", "alpha-beta,random", "--games", "20", "--json")
     best = json.loads(r.stdout)["agents"][0]
     assert best["name"] == "alpha-beta" and best["games"] == 20 and best["losses"] == 0, best
+
+
+def test_of_moves_as_good_it_plays_one_drawn_with_its_seed_not_always_the_first_listed(tmp_path):
+    # by hand: each of A's three moves ends the game in a draw, so all are as good
+    path = tmp_path / "even.rules"
+    path.write_text('players A, B\nstate { k: 0..3 = 0 }\naction pick "pick {j}" { choose j in 1..3  k = j }\n'
+                    "turn { pick }\nterminal k > 0\nscore 0\n")
+    game = load_game(str(path))
+    agent = make_agent("alpha-beta")
+    picked = {game.describe(agent(game, game.initial_state(), budget=100, rng=random.Random(seed)).move)
+              for seed in range(20)}
+    assert picked == {"pick 1", "pick 2", "pick 3"}
