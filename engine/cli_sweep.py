@@ -119,9 +119,8 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
         if interrupted:
             rest = values[len(runs):]
             by = interrupted_by()
-            print(f"  interrupted ({by}) while solving {name}={rest[0]}: --sweep {name}={rest[0]}..{rest[-1]} "
-                  "solves the rest" if rest[0].lstrip("-").isdigit() and len(rest) > 1 else
-                  f"  interrupted ({by}) while solving {name}={rest[0]}; the values not solved: {', '.join(rest)}")
+            again = f"{rest[0]}..{rest[-1]}" if rest[0].lstrip("-").isdigit() and len(rest) > 1 else ",".join(rest)
+            print(f"  interrupted ({by}) while solving {name}={rest[0]}: --sweep {name}={again} solves the rest")
     return 130 if interrupted else status
 
 

@@ -162,6 +162,18 @@ def test_a_sweep_of_some_values_and_one_stopped_by_ctrl_c_keeps_the_rows_solved(
     out = capsys.readouterr().out.splitlines()
     assert [row.split()[:2] for row in out[2:4]] == [["3", "4"], ["4", "5"]]  # n + 1, by hand
     assert out[4] == "  interrupted (Ctrl-C) while solving n=5: --sweep n=5..7 solves the rest"
+    assert sweep(build_parser().parse_args(["solve", str(path), "--sweep", "n=5"]), solve_until_5) == 130
+    assert capsys.readouterr().out.splitlines()[-1] == "  interrupted (Ctrl-C) while solving n=5: --sweep n=5 " \
+        "solves the rest"
+    named = tmp_path / "named.rules"  # values that are names: the rest named one by one
+    named.write_text(REACH.replace("param n in 1..3 = 1", "enum Size { small, big }\n"
+                                   "param size in {small, big} = small\nparam n in 1..3 = 1"))
+
+    def solve_none(args):
+        raise KeyboardInterrupt
+    assert sweep(build_parser().parse_args(["solve", str(named), "--sweep", "size"]), solve_none) == 130
+    assert capsys.readouterr().out.splitlines()[-1] == "  interrupted (Ctrl-C) while solving size=small: " \
+        "--sweep size=small,big solves the rest"
     assert sweep(build_parser().parse_args(["solve", str(path), "--sweep", "n=8,2", "--json"]), cmd_solve) == 0
     assert [run["swept"] for run in json.loads(capsys.readouterr().out)["runs"]] == [2, 8]  # in order
     for spec, message in [("n=1,12", "12 is not a value of n; its values: 1..9"),
