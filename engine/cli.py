@@ -167,7 +167,8 @@ def cmd_validate(args) -> int:
             _failing[0] = _failing[0] or 2
             several = len(args.files) > 1 and not str(e).startswith(path)
             print(f"error: {path}: {e}" if several else f"error: {e}", file=sys.stderr)
-            files.append({"file": path, "game": None, "ok": False, "refused": str(e), "errors": [], "warnings": []})
+            files.append({"file": path, "game": getattr(e, "title", None), "ok": False, "refused": str(e),
+                          "errors": [], "warnings": []})
             refused = True
             continue
         ck = game.checker

@@ -288,6 +288,9 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
         return CompiledGame(ck, compiler, title, path)
     except RuleErrors as e:
         raise RuleErrors(e.diagnostics, sources, title)
+    except UsageError as e:  # a --set the file does not take: the file itself was read (validate --json names it)
+        e.title = title
+        raise
     except RuleRuntimeError as e:
         # a parameter, constant or initial value that cannot be computed is a mistake in the file
         given = "".join(f" --set {k}={v}" for k, v in (settings or {}).items())

@@ -174,6 +174,12 @@ def test_validate_with_json_gives_each_file_its_errors_and_warnings(tmp_path, ca
     assert main(["validate", str(typo), str(broken), "--json"]) == 1
     files = json.loads(capsys.readouterr().out)["files"]
     assert [(f["game"], f["errors"][0]["code"]) for f in files] == [("Typo", "unknown-name"), (None, "syntax")]
+    # a file read whole but refused a --set it does not take is named by its title too
+    assert main(["validate", "rules/nidavellir.rules", "rules/tictactoe.rules", "--set", "variant=blog",
+                 "--json"]) == 2
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert [(f["game"], f["ok"], "refused" in f) for f in files] == [("Nidavellir: coin trades", True, False),
+                                                                     ("Tic-tac-toe", False, True)]
 
 
 def test_search_help_says_a_few_words_on_every_algorithm(capsys):
