@@ -179,9 +179,10 @@ def _check_arguments(args, game) -> None:
             raise UsageError("--filter: the expression has errors\n" + e.render()) from None
 
 
-def check_options_apply(args, names) -> None:
+def check_options_apply(args, names, agents: bool = True) -> None:
     """A usage error for an algorithm option on the command line that none of the agents `names`
-    takes: it would otherwise be ignored without a word."""
+    takes: it would otherwise be ignored without a word. Those that take it are named of the
+    algorithms, and with `agents` (play and fit) of the agents only too."""
     for opt in ALGORITHM_OPTIONS:
         if getattr(args, opt, None) is None:
             continue
@@ -191,7 +192,7 @@ def check_options_apply(args, names) -> None:
         if opt == "depth" and args.depth == END and "rhea" in names:
             raise UsageError(f"--depth {END}: rhea needs a horizon, a number of moves")
         if not any(takes(a) for a in names):
-            users = [a for a in ALGORITHMS if takes(a)]
+            users = [a for a in (*ALGORITHMS, *(AGENTS_ONLY if agents else ())) if takes(a)]
             raise UsageError(f"--{opt}: {' and '.join(dict.fromkeys(names))} "
                              f"{'takes' if len(set(names)) == 1 else 'take'} no --{opt}, so it would be ignored "
                              f"(it is for {', '.join(users)})")
@@ -339,7 +340,7 @@ def _load(args):
 
 def cmd_search(args) -> int:
     game = _load(args)
-    check_options_apply(args, [args.algo])
+    check_options_apply(args, [args.algo], agents=False)
     opts = _options(args, game, args.algo)
     if game.num_players != 1:
         raise UsageError(f"search plans a line for one player; {args.file} has {game.num_players} players "

@@ -141,6 +141,8 @@ def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path
     (["--agents", "mcts", "--exploration", "x"], "--exploration x: expected a number"),
     (["--agents", "mcts", "--games", "abc"], "--games abc: expected a whole number"),
     (["--agents", "osla", "--rave", "0"], "osla takes no --rave, so it would be ignored (it is for mcts)"),
+    (["--agents", "osla", "--depth", "3"], "osla takes no --depth, so it would be ignored (it is for backtrack, "
+                                           "random-walk, beam, mcts, flat-mc, rhea, alpha-beta)"),
     (["--agents", "mtcs"], "--agents mtcs: no algorithm named 'mtcs'; did you mean 'mcts'? expected one of backtrack,"),
     (["--agents", "xyz"], "--agents xyz: no algorithm named 'xyz'; expected one of backtrack,"),
 ])
