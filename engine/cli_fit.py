@@ -6,7 +6,7 @@ import math
 import random
 
 from .cli_search import (ALGORITHM_OPTIONS, _algorithm_options, _common, _load, _options, check_agents_fit,
-                         check_heuristic, check_options_apply, unfit_is_a_usage_error)
+                         OR_POLICY, check_heuristic, check_options_apply, unfit_is_a_usage_error)
 from .diagnostics import UsageError, counted
 from .outputs import new_file
 from .policy_file import POLICY_AGENT, policy_agent
@@ -70,7 +70,7 @@ def _played(args, game, features: list) -> tuple:
         try:
             agent = make_agent(args.agent, _options(args, game, args.agent))
         except ValueError as e:
-            raise UsageError(f"--agent {args.agent}: {e}") from None
+            raise UsageError(f"--agent {args.agent}: {e}{OR_POLICY if 'expected one of' in str(e) else ''}") from None
     check_options_apply(args, [args.agent])
     check_agents_fit(game, [args.agent], f"--agent {args.agent}", args.file)
     rows: list = []

@@ -220,6 +220,9 @@ def _options(args, game, algo: str, own: Optional[dict] = None) -> Options:
     return Options(keep=getattr(args, "keep", None), **chosen)
 
 
+OR_POLICY = f", or {POLICY_AGENT}FILE.jsonl (the moves of a file solve --policy wrote)"
+
+
 def agent_spec(spec: str, game) -> tuple:
     """(algorithm, its own options) of an --agents entry such as `mcts:heuristic=outlook:depth=0`."""
     algo, *parts = spec.split(":")
@@ -476,7 +479,7 @@ def _play_setup(args) -> tuple:
                                                                            if k != "budget"})), own.get("budget")))
                   for spec, (algo, own) in zip(specs, chosen)]
     except ValueError as e:
-        raise UsageError(f"--agents {args.agents}: {e}") from None
+        raise UsageError(f"--agents {args.agents}: {e}{OR_POLICY if 'expected one of' in str(e) else ''}") from None
     check_options_apply(args, [algo for algo, _ in chosen])
     check_agents_fit(game, [algo for algo, _ in chosen], f"--agents {args.agents}", args.file)
     same_games = game.num_players == 1 and len(agents) > 1  # each agent plays every game, on the same chance

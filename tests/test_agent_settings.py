@@ -145,6 +145,7 @@ def test_depth_end_overrides_the_files_depth_and_lifts_flat_mcs_default(tmp_path
                                            "random-walk, beam, mcts, flat-mc, rhea, alpha-beta)"),
     (["--agents", "mtcs"], "--agents mtcs: no algorithm named 'mtcs'; did you mean 'mcts'? expected one of backtrack,"),
     (["--agents", "xyz"], "--agents xyz: no algorithm named 'xyz'; expected one of backtrack,"),
+    (["--agents", "xyz"], "alpha-beta, random, or policy:FILE.jsonl (the moves of a file solve --policy wrote)"),
 ])
 def test_a_depth_exploration_or_rave_that_cannot_apply_is_a_usage_error(engine_cli, flags, words):
     r = engine_cli("play", "rules/tictactoe.rules", "--games", "1", *flags)
