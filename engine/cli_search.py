@@ -691,8 +691,7 @@ def cmd_play(args) -> int:
     each = ", each agent on the same games" if same_games else \
         f" for each of the {len(runs)} {'pairings' if game.num_players == 2 else 'groups'} of agents" \
         if round_robin else ""
-    searching = any(a.split(":")[0].strip() not in ("random", "osla") and not a.strip().startswith(POLICY_AGENT)
-                    for a in args.agents.split(","))
+    searching = any(_takes_budget(a) for a in args.agents.split(","))
     budget = (f"{args.budget:,} forward-model calls per decision"
               f"{' (an agent with budget=N: N)' if re.search(r':budget=', args.agents) else ''}") if searching else \
         "agents that take no budget"  # random, osla (one look at each move) and policies
@@ -738,7 +737,8 @@ def cmd_play(args) -> int:
     sections = [(tallies[0].name, paired)]
     if earlier is not None:
         other = f", agent seed {earlier.agent_seed}" if earlier.agent_seed else ""
-        sections.append((f"{earlier.agent} of {earlier.path} ({earlier.budget:,} calls per decision{other})", against))
+        calls = f"{earlier.budget:,} calls per decision" if _takes_budget(earlier.agent) else "no budget"
+        sections.append((f"{earlier.agent} of {earlier.path} ({calls}{other})", against))
     for whom, rows in sections:
         if rows:
             print(f"  game by game against {whom}, the mean difference (stderr):")
@@ -759,6 +759,11 @@ def cmd_play(args) -> int:
         if t.cut:
             print(f"  {t.name}: {_cut(t.cut)}")
     return 130 if interrupted else 0
+
+
+def _takes_budget(spec: str) -> bool:
+    """Whether an --agents entry searches with a budget (random, osla and a policy take none)."""
+    return spec.split(":")[0].strip() not in ("random", "osla") and not spec.strip().startswith(POLICY_AGENT)
 
 
 def _games_played(played: list, args, names: list) -> str:

@@ -58,6 +58,11 @@ def test_each_game_is_paired_with_the_saved_game_of_its_number(rolls, tmp_path):
     text = run_engine("play", rolls, "--agents", "random", "--games", "2", "--first-game", "4", "--against", path)
     assert (f"  game by game against mcts of {path} (1,000 calls per decision), the mean difference (stderr):\n"
             f"  random") in text.stdout
+    random_run = by_hand([100, 200, 300, 400, 500, 600], first=3)
+    random_run["agents"][0]["name"] = "random"  # an agent that takes no budget: none is named
+    again = saved(tmp_path, random_run)
+    text = run_engine("play", rolls, "--agents", "random", "--games", "2", "--first-game", "4", "--against", again)
+    assert f"  game by game against random of {again} (no budget), the mean difference" in text.stdout, text.stdout
 
 
 def test_a_run_saved_in_parts_pairs_each_game_with_the_part_that_holds_it(rolls, tmp_path):
