@@ -77,3 +77,15 @@ class Platform:
 @pytest.fixture
 def platform(monkeypatch):
     return Platform(monkeypatch)
+
+
+# Players take 1 or 2 of a pile of 4 in turn; the last to take wins. `seats` says how many of the
+# four named play (a game of one to four players).
+TAKE_LAST = """param seats in 1..4 = 2
+players A, B, C, D first seats
+state { pile: 0..20 = 4  last: player = A }
+action take "{current} takes {k}" { choose k in 1..2 where k <= pile  pile -= k  last = current }
+turn { take }
+terminal pile == 0
+score for p: if p == last then 1 else 0
+"""

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, run_engine
+from conftest import ROOT, TAKE_LAST, run_engine
 from engine.load import load_game
 from search.solve import TooManyStates, solve
 from search.value_iteration import iterate_values
@@ -1151,26 +1151,17 @@ def test_lines_counts_and_lists_every_solution_of_a_puzzle(tmp_path, n, solution
         f"  lines of best play: {solutions}\n")
 
 
-TAKE_LAST_OF_FIVE = """players A, B, C
-state { pile: int = 5  last: player = A }
-action take "{current} takes {k}" { choose k in 1..3 where k <= pile  pile -= k  last = current }
-turn { take }
-terminal pile == 0
-score for p: if p == last then 1 else 0
-"""
-
-
 def test_lines_of_best_play_of_three_players_say_how_many_end_at_the_value(tmp_path):
-    # by hand: whatever A takes of 5, A cannot take the last. Taking 1 leaves B 4, where B cannot
-    # either: each of B's 3 moves leaves C the rest, which C takes (3 lines, C wins); taking 2 or 3
-    # leaves B 3 or 2, which B takes (2 lines, B wins). A, losing, holds out longest: takes 1, so the
-    # value is C's win, which 3 of the 5 lines reach
+    # three players take 1 or 2 of 4, the last to take wins. By hand: whatever A takes, A cannot take
+    # the last. Taking 1 leaves B 3, where B cannot either: each of B's 2 moves leaves C the rest,
+    # which C takes (2 lines, C wins); taking 2 leaves B 2, which B takes (1 line, B wins). A, losing,
+    # holds out longest: takes 1, so the value is C's win, which 2 of the 3 lines reach
     path = tmp_path / "last.rules"
-    path.write_text(TAKE_LAST_OF_FIVE)
-    out = json.loads(run_engine("solve", path, "--lines", "0", "--json").stdout)
-    assert out["value"] == [0, 0, 1] and out["best_lines"] == {"count": 5, "lines": [], "at_value": 3}
-    assert run_engine("solve", path, "--lines", "0").stdout.endswith(
-        "  lines of best play: 5 (3 of them end at the value above: with several players a move as good for its "
+    path.write_text(TAKE_LAST)
+    out = json.loads(run_engine("solve", path, "--set", "seats=3", "--lines", "0", "--json").stdout)
+    assert out["value"] == [0, 0, 1] and out["best_lines"] == {"count": 3, "lines": [], "at_value": 2}
+    assert run_engine("solve", path, "--set", "seats=3", "--lines", "0").stdout.endswith(
+        "  lines of best play: 3 (2 of them end at the value above: with several players a move as good for its "
         "mover may be worse for another, and these lines take each)\n")
 
 

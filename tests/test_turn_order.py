@@ -3,7 +3,7 @@ chance block names another."""
 
 import pytest
 
-from conftest import first_diagnostic, run_engine
+from conftest import TAKE_LAST, first_diagnostic, run_engine
 from engine import RuleErrors
 from engine.load import load_game
 
@@ -147,16 +147,6 @@ def test_next_player_is_the_one_after_in_turn_order_and_the_first_after_the_last
                          "turn { go }\nterminal n == 1\nscore for p: if next_player(1) == p then 1 else 0\n")[0]
     assert (d.code, d.span.line, d.span.col, d.message) == ("type-mismatch", 6, 29,
                                                             "next_player() needs a player, got int")
-
-
-TAKE_LAST = """param seats in 1..4 = 2
-players A, B, C, D first seats
-state { pile: 0..20 = 4  last: player = A }
-action take "{current} takes {k}" { choose k in 1..2 where k <= pile  pile -= k  last = current }
-turn { take }
-terminal pile == 0
-score for p: if p == last then 1 else 0
-"""
 
 
 def test_a_parameter_says_how_many_of_the_players_named_play(tmp_path):
