@@ -75,6 +75,8 @@ def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Opti
     if len(moves) <= 1:
         return fm.result(moves[0] if moves else None)
     rng.shuffle(moves)  # of moves as good, the first tried is played: one drawn at random, not the first listed
+    if max_depth == 0:  # no search: a move at random
+        return fm.result(moves[0])
     counted, best = _Counted(game, state, fm, heuristic, moves), [moves[0]]
     leaf = None if heuristic is None else counted.returns
 
@@ -83,7 +85,8 @@ def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Opti
         if i is not None:
             best[0] = moves[i]
     try:  # one search, deeper a depth at a time, each ordering its moves by the one before
-        found = alpha_beta(counted, first_moves=False, max_depth=max_depth or DEEPEST, leaf=leaf, deepened=deepened)
+        found = alpha_beta(counted, first_moves=False, max_depth=DEEPEST if max_depth is None else max_depth,
+                           leaf=leaf, deepened=deepened)
         fm.iterations += 1
         best[0] = found.best_line[0][0]
     except _Spent:
