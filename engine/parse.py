@@ -98,11 +98,6 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             msg = f"state field '{name}': expected '=' and its initial value, got 'in'"
             line, col = _line_col(text, e.token.start_pos)
             hint = f"a range is the field's type: {name}: {span.group(1) if span else 'LO..HI'} = VALUE"
-    elif isinstance(e, UnexpectedToken) and "'else'" in words and (where := _first_without_else(text, at)) is not None:
-        msg = "expected 'else' and a default after first(...)"
-        line, col = _line_col(text, where)
-        hint = "first(...) gives the first item that matches, or the value after `else` when none does: " \
-               "first(x for x in xs where COND) else DEFAULT"
     elif isinstance(e, UnexpectedToken) and (where := _draw_where(text, at)) is not None:
         msg = "a draw takes no `where`"
         line, col = _line_col(text, where)
@@ -111,6 +106,17 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         msg = "expected 'else if', got 'elif'"
         line, col = _line_col(text, where)
         hint = _HABITS["elif"]
+    elif isinstance(e, UnexpectedToken) and "'else'" in words and (missing := _missing_else(text, at)):
+        # `first(...)` or `if COND then A` without its `else`: the `else` belongs where the text before ends
+        line, col = _line_col(text, len(text[:at].rstrip()))
+        if missing == "first":
+            msg = "expected 'else' and a default after first(...)"
+            hint = "first(...) gives the first item that matches, or the value after `else` when none does: " \
+                   "first(x for x in xs where COND) else DEFAULT"
+        else:
+            msg = "expected 'else' and a value: `if COND then A` in an expression needs `else B`"
+            hint = "`if COND then A else B` gives one of two values; a statement that only sometimes runs is " \
+                   "`if COND { ... }`"
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
         bracket = _inside(text, e.token.start_pos)
         if bracket == "(" and (named := re.search(r"[(,]\s*(\w+)\s*$", text[:e.token.start_pos])):
@@ -435,14 +441,28 @@ def _draw_where(text: str, at: int) -> Optional[int]:
     return None if found is None else start + found.start(1)
 
 
-def _first_without_else(text: str, at: int) -> Optional[int]:
-    """Where the `else` of a `first(...)` belongs (just after its ')') when what comes before `at`
-    ends with such a call; else None."""
+def _missing_else(text: str, at: int) -> Optional[str]:
+    """"first" when the text before `at` ends with a call of first(...), "if" when it ends an
+    `if COND then A` (its `then` on the line where the text ends, no `else` after it), and the token
+    at `at` is on a later line (or the end): what lacks the `else` the parser expected; else None."""
+    before = text[:at].rstrip()
+    if not before or ("\n" not in text[len(before):at] and at < len(text)):
+        return None
+    if _first_without_else(text, at):
+        return "first"
+    last = _blanked(before)[before.rfind("\n") + 1:]
+    then = list(re.finditer(r"\bthen\b", last))
+    return "if" if then and re.search(r"\bif\b", last[:then[-1].start()]) and \
+        not re.search(r"\belse\b", last[then[-1].end():]) else None
+
+
+def _first_without_else(text: str, at: int) -> bool:
+    """Whether what comes before `at` ends with a call of `first(...)`."""
     before = text[:at].rstrip()
     if not before.endswith(")"):
-        return None
+        return False
     i = _opening(before, "()")
-    return len(before) if i > 0 and re.search(r"\bfirst\s*$", before[:i]) else None
+    return i > 0 and re.search(r"\bfirst\s*$", before[:i]) is not None
 
 
 def _opening(text: str, pair: str) -> int:

@@ -2757,3 +2757,14 @@ def test_an_element_assigned_to_a_collection_is_told_how_to_add_it(tmp_path, fie
     assert (d.code, d.span.line, d.span.col, d.hint) == (
         "type-mismatch", at_line, at_col,
         f"`got += d` adds an element to the {kind}; `got = {alone}` makes it hold d alone"), errors.render()
+
+
+@pytest.mark.parametrize("tail", ["", "\ndef other_bonus() = 2"])
+def test_an_if_expression_without_else_points_where_the_else_belongs(tmp_path, tail):
+    marked = snippet(HABIT_GAME.replace("LINE", "moves += bonus()") + "def bonus() = if moves < 5 then 2‸"
+                     + tail + "\n")
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, marked)
+    assert (d.message, d.span.line, d.span.col, d.hint) == (
+        "expected 'else' and a value: `if COND then A` in an expression needs `else B`", at_line, at_col,
+        "`if COND then A else B` gives one of two values; a statement that only sometimes runs is "
+        "`if COND { ... }`"), errors.render()
