@@ -81,6 +81,9 @@ def read_start(game, path: str):
                 raise UsageError(f"{flag}: field {f.name}: {outside[0]} is outside the range {lo}..{hi} of its values")
         values.append(v)
     mover = 0
+    if game.num_players == 1 and data.get("to_move") not in (None, *game.player_names):
+        raise UsageError(f"{flag}: to_move: a game of one player has no player to name, got "
+                         f"{clip(json.dumps(data['to_move']), 60)} (leave it out)")
     if game.num_players > 1:
         who = data.get("to_move")
         if who not in game.player_names:

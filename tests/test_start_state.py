@@ -116,3 +116,14 @@ def test_an_invariant_broken_after_from_counts_its_moves_from_that_state(tmp_pat
     r = run_engine("solve", TTT, "--from", start, "--invariant", "len(marks) <= 4")
     assert r.returncode == 1 and "invariant does not hold after 1 move" in r.stderr, r.stderr
     assert f"moves from the state of --from {start}:\n  1. X at " in r.stderr, r.stderr
+
+
+def test_a_game_of_one_player_refuses_another_to_move_in_from(tmp_path):
+    start = tmp_path / "one.json"
+    state = json.loads(run_engine("solve", "rules/nidavellir.rules", "--json").stdout)["best_line"][2]["state"]
+    start.write_text(json.dumps({**state, "to_move": "Z"}))
+    r = run_engine("solve", "rules/nidavellir.rules", "--from", start)
+    assert (r.returncode, r.stderr) == (2, f'error: --from {start}: to_move: a game of one player has no player to '
+                                           f'name, got "Z" (leave it out)\n')
+    start.write_text(json.dumps(state))
+    assert run_engine("solve", "rules/nidavellir.rules", "--from", start).returncode == 0
