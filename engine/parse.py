@@ -98,6 +98,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             msg = f"state field '{name}': expected '=' and its initial value, got 'in'"
             line, col = _line_col(text, e.token.start_pos)
             hint = f"a range is the field's type: {name}: {span.group(1) if span else 'LO..HI'} = VALUE"
+    elif isinstance(e, UnexpectedToken) and "'{'" in words and (where := _choose_if(text, at)) is not None:
+        msg = "a filter of `choose` is written with `where`, not `if`"
+        line, col = _line_col(text, where)
+        hint = _WHERE_HINT.format("choose x in xs where COND")
     elif isinstance(e, UnexpectedToken) and (where := _draw_where(text, at)) is not None:
         msg = "a draw takes no `where`"
         line, col = _line_col(text, where)
@@ -408,10 +412,6 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         if re.search(r"\bfor\s+[\w\s,]+\bin\b", line_before):
             return _WHERE_HINT.format("[x for x in xs where COND]")
         return "`if` comes first in an expression: if COND then A else B"
-    if "'{'" in words and (opened := list(re.finditer(r"\bif\b", _blanked(text[:at])))):
-        before_if = text[text.rfind("\n", 0, opened[-1].start()) + 1:opened[-1].start()]
-        if re.search(r"(?:^|[{}])\s*choose\s+[\w\s,]+\bin\b", before_if):  # `choose x in xs if COND` and no block
-            return _WHERE_HINT.format("choose x in xs where COND")
     if re.search(r"(?:^|[{}])\s*while\b", line_before):
         return ("there is no `while`: `for x in xs { ... }` runs a block for each value, `for i in 1..n` n times, "
                 "and `for i in 1..n where COND { ... }` on each of the n passes where COND holds (a `while COND` "
@@ -432,6 +432,17 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
 
 
 _DRAW_WHERE = "draw from the values allowed instead: draw d in [x for x in 1..6 where x != 1]"
+
+
+def _choose_if(text: str, at: int) -> Optional[int]:
+    """Where the `if` of a `choose x in xs if COND` before `at` is (the parser, taking it for a
+    statement `if`, then asks for its block); else None."""
+    opened = list(re.finditer(r"\bif\b", _blanked(text[:at])))
+    if not opened:
+        return None
+    start = text.rfind("\n", 0, opened[-1].start()) + 1
+    return opened[-1].start() if re.search(r"(?:^|[{}])\s*choose\s+[\w\s,]+\bin\b", text[start:opened[-1].start()]) \
+        else None
 
 
 def _draw_where(text: str, at: int) -> Optional[int]:
