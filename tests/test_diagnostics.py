@@ -891,7 +891,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += count(x for x in 1..3 ‸if x > 1)", "a filter is written with `where`: [x for x in xs where COND]"),
     ("for x in 1..3 ‸if x > moves { moves += 1 }",
      "a filter is written with `where`: for x in xs where COND { ... }"),
-    ("choose x in 1..3 ‸if x > moves\n        moves += x", "a filter is written with `where`: choose x in xs where COND"),
+    ("choose x in 1..3 ‸if x > moves\n        moves += x",
+     "a filter is written with `where`: choose x in xs where COND"),
     ("while moves ‸< 9 { moves += 1 }",
      "there is no `while`: `for x in xs { ... }` runs a block for each value, `for i in 1..n` n times, and "
      "`for i in 1..n where COND { ... }` on each of the n passes where COND holds (a `while COND` where nothing "
