@@ -15,7 +15,7 @@ from .check import Checker, check
 from .compile import Compiler
 from .diagnostics import Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, did_you_mean
 from .game import CompiledGame, guard
-from .parse import parse_expr, parse_text
+from .parse import DECLARATIONS_HINT, parse_expr, parse_text
 from .runtime import EnumValue
 
 INVARIANT_SOURCE = "--invariant"
@@ -56,7 +56,7 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
         rf = parse_text(text, path)
     except RuleErrors as e:
         first, *rest = e.diagnostics
-        if p.suffix != ".rules" and first.hint is None:  # a path to some other file, given by mistake?
+        if p.suffix != ".rules" and first.hint in (None, DECLARATIONS_HINT):  # some other file, given by mistake?
             first = attrs.evolve(first, hint=f"{p.name} is not named NAME.rules: is it a rule file?")
         raise RuleErrors([first, *rest], sources)
     decls: list = []

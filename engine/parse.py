@@ -73,6 +73,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         expected = [n for n in expected if _word(n) not in _CLOSERS or _word(n) == closer] or expected
     words = {_word(n) for n in expected}
     msg = f"expected {_expected(expected)}, got {got}" if expected else f"unexpected {got}"
+    # between declarations (and nothing else may come): name what may, not ten words of it
+    top_level = _TOP_LEVEL <= words <= _TOP_LEVEL | {"'source'", _word("$END")}
+    if top_level:
+        msg = f"expected a declaration{' or the end of the file' if '$END' in expected else ''}, got {got}"
     if isinstance(e, UnexpectedCharacters) and not expected:
         msg = f"unexpected character {got}"
     hint = None
@@ -106,6 +110,11 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         msg = "a draw takes no `where`"
         line, col = _line_col(text, where)
         hint = _DRAW_WHERE
+    elif isinstance(e, UnexpectedToken) and (word := _condition_word(text, at)):
+        declaration, where = word
+        msg = f"`{declaration}` takes its condition without `{text[where:where + 5].split()[0]}`"
+        line, col = _line_col(text, where)
+        hint = _CONDITION_HINT.format(declaration, f"`{text[where:where + 5].split()[0]}`")
     elif isinstance(e, UnexpectedToken) and (where := _elif_before(text, e.token.start_pos)) is not None:
         msg = "expected 'else if', got 'elif'"
         line, col = _line_col(text, where)
@@ -148,6 +157,8 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             if word is not None:  # the statement's first word: the error is there, not where parsing gave up
                 msg = f"expected a statement, got '{text[word:word + len(text[word:].split(None, 1)[0])]}'"
                 line, col = _line_col(text, word)
+    if top_level and hint is None and isinstance(e, UnexpectedToken) and e.token.type == "NAME":
+        hint = _ENDS_HINT if e.token.value.lower() in _ENDING_WORDS else DECLARATIONS_HINT
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
 
 
@@ -178,7 +189,7 @@ STATEMENT_WORDS = ("let", "var", "choose", "require", "if", "for", "optional", "
 def misspelt_statement_word(name: str) -> Optional[str]:
     """The statement keyword `name` looks like a misspelling of, if any (not one it extends:
     `draws` is a name of its own, not `draw` misspelt)."""
-    near = did_you_mean(name, STATEMENT_WORDS) if name not in STATEMENT_WORDS else None
+    near = did_you_mean(name, STATEMENT_WORDS) if name not in STATEMENT_WORDS + DECLARATION_WORDS else None
     return near if near and not name.startswith(near) else None
 
 
@@ -224,6 +235,11 @@ DECLARATION_WORDS = ("game", "use", "param", "enum", "record", "table", "const",
                      "action", "turn", "when", "chance", "terminal", "score", "heuristic", "invariant", "agent",
                      "tiles", "view", "forbid", "merge", "dead")
 """The keywords a declaration begins with, at the start of a line."""
+
+_TOP_LEVEL = {f"'{w}'" for w in DECLARATION_WORDS}
+_ENDING_WORDS = {"end", "ends", "over", "gameover", "game_over", "finish", "finished", "until", "stop", "done", "goal"}
+DECLARATIONS_HINT = "a declaration begins with " + ", ".join(DECLARATION_WORDS[:-1]) + " or dead ends"
+_ENDS_HINT = "a game ends where its condition holds: terminal COND (such as terminal pile == 0)"
 
 _WHERE_HINT = "a filter is written with `where`: {}"
 
@@ -334,6 +350,10 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
     if got in _HABITS:
         return _HABITS[got]
+    if got == ":" and (word := re.fullmatch(r"\s*(terminal|invariant)\s*", line_before)):
+        return _CONDITION_HINT.format(word.group(1), "a colon")
+    if got == ":" and re.fullmatch(r"\s*score\s*", line_before):
+        return "`score EXPR` scores the game, `score for p: EXPR` each player"
     # a misspelt `where` after `choose k in ...`, or `for` after `score`: the parser stops a word later
     for near, after in (("where", r"\b(?:choose|for|draw)\s[^\n]*?\bin\b"), ("for", r"^\s*score\b")):
         if start := re.search(after, line_before):
@@ -429,6 +449,23 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if opened and not re.search(r"\bthen\b|\{", line_before[opened[-1].end():]) and got not in ("then", "{"):
         return "`if` reads `if COND then A else B` in an expression, `if COND { ... }` as a statement"
     return None
+
+
+_CONDITION_HINT = "`{0}` is followed by the condition itself, without {1}: {0} COND (such as {0} pile == 0)"
+
+
+def _condition_word(text: str, at: int) -> Optional[tuple]:
+    """(the declaration, where its word is) when the `terminal` or `invariant` declaration `at` is
+    in begins `terminal when` (or if, where): the parser reads the word as a name, or an `if`
+    as an expression's, and stops later."""
+    starts = [d.start() for d in re.finditer(r"^\S", _blanked(text[:at]), re.M)]
+    start = starts[-1] if starts else 0
+    if start == at:  # the next declaration: the mistake is in the one before
+        start = starts[-2] if len(starts) > 1 else 0
+    found = re.match(r"(terminal|invariant)\s+(when|where|if)\b", text[start:at])
+    if not found or found.group(2) == "if" and re.search(r"\bthen\b", text[start:at]):
+        return None
+    return found.group(1), start + found.start(2)
 
 
 _DRAW_WHERE = "draw from the values allowed instead: draw d in [x for x in 1..6 where x != 1]"

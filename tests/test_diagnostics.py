@@ -2769,3 +2769,48 @@ def test_an_if_expression_without_else_points_where_the_else_belongs(tmp_path, t
         "expected 'else' and a value: `if COND then A` in an expression needs `else B`", at_line, at_col,
         "`if COND then A else B` gives one of two values; a statement that only sometimes runs is "
         "`if COND { ... }`"), errors.render()
+
+
+END_GAME = """
+    state { moves: 0..9 = 0 }
+    action step { moves += 1 }
+    turn { step }
+    LINE
+    score moves
+    """
+
+
+@pytest.mark.parametrize("line", ["‸end when moves == 9", "‸ends when moves == 9", "‸over: moves == 9"])
+def test_a_game_ended_with_another_word_is_told_of_terminal(tmp_path, line):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(END_GAME.replace("LINE", line)))
+    word = line[1:].split()[0].rstrip(":")
+    assert (d.message, d.span.line, d.span.col, d.hint) == (
+        f"expected a declaration or the end of the file, got a name '{word}'", at_line, at_col,
+        "a game ends where its condition holds: terminal COND (such as terminal pile == 0)"), errors.render()
+
+
+@pytest.mark.parametrize("line", ["terminal ‸when moves == 9", "terminal ‸if moves == 9", "terminal ‸where moves == 9",
+                                  "terminal moves == 9\ninvariant ‸when moves <= 9"])
+def test_terminal_or_invariant_written_with_a_word_before_its_condition_points_at_the_word(tmp_path, line):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(END_GAME.replace("LINE", line)))
+    declaration, word = re.search(r"(\w+) ‸(\w+)", line).groups()
+    assert (d.message, d.span.line, d.span.col, d.hint) == (
+        f"`{declaration}` takes its condition without `{word}`", at_line, at_col,
+        f"`{declaration}` is followed by the condition itself, without `{word}`: {declaration} COND "
+        f"(such as {declaration} pile == 0)"), errors.render()
+
+
+def test_terminal_with_a_colon_is_told_to_drop_it(tmp_path):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(END_GAME.replace("LINE", "terminal‸: moves == 9")))
+    assert (d.span.line, d.span.col, d.hint) == (
+        at_line, at_col, "`terminal` is followed by the condition itself, without a colon: terminal COND "
+        "(such as terminal pile == 0)"), errors.render()
+
+
+def test_an_unknown_word_between_declarations_is_told_what_begins_one_not_a_statement_word(tmp_path):
+    # `terminal` is a declaration, not a misspelt `optional`; nor is the word after its condition
+    d, (at_line, at_col), errors = first_at_marker(
+        tmp_path, snippet(END_GAME.replace("LINE", "terminal moves == 9 ‸at_last")))
+    assert (d.message, d.span.line, d.span.col) == (
+        "expected a declaration or the end of the file, got a name 'at_last'", at_line, at_col), errors.render()
+    assert "optional" not in d.hint and all(w in d.hint for w in ("state", "action", "turn", "terminal", "score"))
