@@ -132,9 +132,16 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
                    "`if COND { ... }`"
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
         bracket = _inside(text, e.token.start_pos)
-        if bracket == "(" and (named := re.search(r"[(,]\s*(\w+)\s*$", text[:e.token.start_pos])):
+        before = text[:e.token.start_pos]
+        if scored := re.search(r"(?:^|\n)\s*score\s+for\s+(\w+)\s*$", before):
+            hint = f"each player's score follows a colon: score for {scored.group(1)}: EXPR"
+        elif bracket == "{" and words == {"':'"} and re.search(r"\bstate\s*\{[^{}]*$", before):
+            name = re.search(r"(\w+)\s*$", before)
+            hint = f"a state field has a type before its value: {name.group(1) if name else 'NAME'}: TYPE = VALUE " \
+                   "(such as 0..9, int or list<int> for TYPE)"
+        elif bracket == "(" and (named := re.search(r"[(,]\s*(\w+)\s*$", text[:e.token.start_pos])):
             hint = f"a named argument is written {named.group(1)}: VALUE"
-        elif bracket == "{" and words == {"':'"}:
+        elif bracket == "{" and "':'" in words:
             hint = "a map is written {KEY: VALUE, ...}"
         elif text[e.token.start_pos - 1:e.token.start_pos] == "=":
             hint = "to assign write a single '='; '==' compares two values"
@@ -354,6 +361,14 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return _CONDITION_HINT.format(word.group(1), "a colon")
     if got == ":" and re.fullmatch(r"\s*score\s*", line_before):
         return "`score EXPR` scores the game, `score for p: EXPR` each player"
+    if got == ":" and re.fullmatch(r"\s*players\s*", line_before):
+        return "the players follow the word without a colon: players A, B"
+    if re.fullmatch(r"\s*players\s+\w+(?:\s*,\s*\w+)*\s+", line_before) and re.fullmatch(r"\w+", got):
+        return "players are separated by commas: players A, B"
+    if re.fullmatch(r"\s*game\s*", line_before) and "a string in double quotes" in words:
+        return 'the title is a string: game "' + (got if re.fullmatch(r"\w+", got) else "TITLE") + '"'
+    if "'to'" in words and re.search(r"(?:^|[{}\s])pass\s*$", line_before):
+        return "`pass to PLAYER` names who moves next; a step that does nothing is an empty block: { }"
     # a misspelt `where` after `choose k in ...`, or `for` after `score`: the parser stops a word later
     for near, after in (("where", r"\b(?:choose|for|draw)\s[^\n]*?\bin\b"), ("for", r"^\s*score\b")):
         if start := re.search(after, line_before):

@@ -2814,3 +2814,32 @@ def test_an_unknown_word_between_declarations_is_told_what_begins_one_not_a_stat
     assert (d.message, d.span.line, d.span.col) == (
         "expected a declaration or the end of the file, got a name 'at_last'", at_line, at_col), errors.render()
     assert "optional" not in d.hint and all(w in d.hint for w in ("state", "action", "turn", "terminal", "score"))
+
+
+STARS = """
+    game "Stars"
+    players A, B
+    state { pile: 0..5 = 5  stars: map<player, int> = {A: 0, B: 0} }
+    action take "{current} takes {n}" { choose n in 1..2 where n <= pile  pile -= n  stars[current] += n }
+    turn { take }
+    terminal pile == 0
+    score for p: stars[p]
+    """
+
+
+@pytest.mark.parametrize("was, mistake, hint", [
+    ("score for p: stars[p]", "score for p ‸= stars[p]", "each player's score follows a colon: score for p: EXPR"),
+    ("pile: 0..5 = 5", "pile ‸= 5",
+     "a state field has a type before its value: pile: TYPE = VALUE (such as 0..9, int or list<int> for TYPE)"),
+    ("{A: 0, B: 0}", "{A ‸= 0, B: 0}", "a map is written {KEY: VALUE, ...}"),
+    ("players A, B", "players‸: A, B", "the players follow the word without a colon: players A, B"),
+    ("players A, B", "players A ‸B", "players are separated by commas: players A, B"),
+    ('game "Stars"', "game ‸Stars", 'the title is a string: game "Stars"'),
+    ("turn { take }", "action skip { pass ‸}\nturn { take }",
+     "`pass to PLAYER` names who moves next; a step that does nothing is an empty block: { }"),
+])
+def test_a_declaration_written_as_another_language_would_gets_its_form_in_the_hint(tmp_path, was, mistake, hint):
+    text = snippet(STARS)
+    assert was in text
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text.replace(was, mistake, 1))
+    assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
