@@ -965,8 +965,12 @@ class Checker(ExpressionChecks):
         if sym.kind != "field" and ident.name in self.duplicated and sym is self.globals.get(ident.name):
             return None  # declared twice: the duplicate is the error
         if sym.kind != "field" and not isinstance(sym.decl, m.Var):
+            hidden = self.globals.get(ident.name)
             self.error("not-assignable", f"'{ident.name}' is {a_kind(sym.kind)}, "
                        "only state fields and names declared with `var` can be assigned", ident.span,
+                       f"the '{ident.name}' bound at line {sym.span.line}, column {sym.span.col} hides the state field "
+                       f"'{ident.name}': bind another name there and assign the field from it"
+                       if sym.kind == "local" and hidden is not None and hidden.kind == "field" else
                        f"`var {ident.name} = ...` in place of `let` declares a name that `=`, `+=` and `-=` change"
                        if id(sym) in self.let_bound else None)
             return None

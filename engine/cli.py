@@ -333,7 +333,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
     for n in range(playouts):
         if until is not None and until <= game.reached_actions:
             return ended
-        s, before = game.initial_state(), None
+        s, before, chances = game.initial_state(), None, 0  # chance steps in a row just before s
         try:
             for step in range(steps + 1):
                 bar.update(n, f"move {step}")
@@ -354,8 +354,9 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                     outcomes = game.chance_outcomes_within(s, LIST_AT_MOST)
                     outcome = sample_outcome(game, s, rng) if outcomes is None else \
                         outcomes[draw([w for _, w in outcomes], rng)][0]
-                    s, before = game.apply(s, outcome), s
+                    s, before, chances = game.apply(s, outcome), s, chances + 1
                     continue
+                chances = 0
                 moves = game.legal_moves_within(s, LIST_AT_MOST)
                 if moves is None:  # too many to list while the user waits: walk down the turn instead
                     move = game.sample_move(s, rng)
@@ -370,9 +371,18 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                     break
                 s, before = game.apply(s, move), s
         except RuleRuntimeError as e:
-            found.append(Diagnostic("runtime", f"{e.message} (in a random playout{also})", e.span, e.hint))
+            hint = e.hint
+            if chances >= CHANCES_IN_A_ROW and game.current_player(s) == CHANCE:
+                hint = (f"{hint}; " if hint else "") + f"here chance steps came {chances + 1} in a row: a " \
+                    "`chance when COND` block runs again while COND holds: does the block make COND false?"
+            found.append(Diagnostic("runtime", f"{e.message} (in a random playout{also})", e.span, hint))
             return ended
     return ended
+
+
+CHANCES_IN_A_ROW = 3
+"""Chance steps in a row before a runtime error that make validate ask whether a chance block
+ever turns its condition off."""
 
 
 def cmd_solve(args) -> int:

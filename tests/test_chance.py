@@ -303,6 +303,23 @@ def test_validate_weighs_the_outcomes_of_a_block_it_reaches_even_if_no_playout_d
            "(in a random playout)" in r.stderr
 
 
+@pytest.mark.parametrize("turned_off, in_a_row", [("", True), ("rolled = yes", False)])
+def test_a_range_error_after_chance_steps_in_a_row_asks_whether_the_block_turns_its_condition_off(
+        tmp_path, turned_off, in_a_row):
+    # `rolled` never set: the block runs again and again, adding a die to `total` until it leaves 0..20
+    # (at least 4 draws, as a die shows at most 6); set, the block runs once and a later one overflows
+    path = tmp_path / "game.rules"
+    path.write_text(BASE.replace("rolled: bool = no", "rolled: bool = no  total: 0..20 = 0")
+                    .replace("n += 1", "n += 1  rolled = no  total += 6")
+                    + f"chance when not rolled and n > 0 {{ draw x in 1..6  total += x  {turned_off} }}\n")
+    r = run_engine("validate", path, "--playouts", 1)
+    assert r.returncode == 1 and "error[runtime]" in r.stderr, r.stderr
+    assert ("chance steps came" in r.stderr) == in_a_row, r.stderr
+    if in_a_row:
+        assert re.search(r"here chance steps came \d+ in a row: a `chance when COND` block runs again while COND "
+                         r"holds: does the block make COND false\?", r.stderr), r.stderr
+
+
 def test_sampling_draw_by_draw_follows_the_textbook_weights(dice):
     # sample_chance draws a, then b, instead of listing all outcomes; over 36,000 draws each total t
     # should come up about 1000 * (6 - |t - 7|) times (binomial s.d. below 40; allow 5 s.d.)

@@ -151,3 +151,14 @@ def test_a_local_named_as_a_state_field_is_a_warning(tmp_path, engine_cli):
     assert "hint: the field cannot be read there, and `x = ...` changes the `var`, not the field; give this one " \
            "another name" in stderr
     assert stderr.count("warning[") == 1, stderr
+
+
+@pytest.mark.parametrize("body, col", [("draw x in 1..6  x = x", 27), ("let x = 2  x = 3", 26)])
+def test_assigning_a_local_name_that_hides_a_state_field_says_where_it_was_bound(tmp_path, body, col):
+    # `draw x` binds a local x that hides the field x for the rest of the block: `x = x` assigns the local;
+    # its column: 21 characters of `chance when n == 0 { ` and `draw ` or `let `
+    d, errors = first_diagnostic(tmp_path / "v.rules", f"state {{ x: int = 0  n: 0..1 = 0 }}\nchance when n == 0 "
+                                 f"{{ {body}  n = 1 }}\naction go {{ n = 0 }}\nturn {{ go }}\nterminal x > 0\nscore x\n")
+    assert (d.code, d.span.line, d.hint) == (
+        "not-assignable", 2, f"the 'x' bound at line 2, column {col} hides the state field 'x': bind another name "
+        "there and assign the field from it"), errors
