@@ -158,7 +158,8 @@ def test_assigning_a_local_name_that_hides_a_state_field_says_where_it_was_bound
     # `draw x` binds a local x that hides the field x for the rest of the block: `x = x` assigns the local;
     # its column: 21 characters of `chance when n == 0 { ` and `draw ` or `let `
     d, errors = first_diagnostic(tmp_path / "v.rules", f"state {{ x: int = 0  n: 0..1 = 0 }}\nchance when n == 0 "
-                                 f"{{ {body}  n = 1 }}\naction go {{ n = 0 }}\nturn {{ go }}\nterminal x > 0\nscore x\n")
+                                 f"{{ {body}  n = 1 }}\naction go {{ n = 0 }}\nturn {{ go }}\n"
+                                 "terminal x > 0\nscore x\n")
     assert (d.code, d.span.line, d.hint) == (
         "not-assignable", 2, f"the 'x' bound at line 2, column {col} hides the state field 'x': bind another name "
         "there and assign the field from it"), errors
