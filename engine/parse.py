@@ -357,6 +357,11 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
     if got in _HABITS:
         return _HABITS[got]
+    opening = re.split(r"[{}]", _blanked(line_before))[-1]  # since the last brace: the block not yet open
+    if got == ":" and "'{'" in words and (block := re.findall(rf"\b(?:{'|'.join(_BLOCKS)})\b", opening)):
+        return f"a block goes in braces, not after a colon: {_BLOCKS[block[-1]]}"
+    if got == ":" and re.search(r"(?:^|[{}\s])(choose|draw)\s+[\w\s,]+\bin\b[^{}:]*$", line_before):
+        return "a choose or draw takes no colon: the statements after it go on in the same block"
     if got == ":" and (word := re.fullmatch(r"\s*(terminal|invariant)\s*", line_before)):
         return _CONDITION_HINT.format(word.group(1), "a colon")
     if got == ":" and re.fullmatch(r"\s*score\s*", line_before):
@@ -466,6 +471,11 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     return None
 
 
+_BLOCKS = {"for": "for x in xs { ... }", "if": "if COND { ... }", "else": "else { ... }", "when": "when COND { ... }",
+           "either": "either { ... } or { ... }", "optional": "optional { ... }", "try": "try { ... }",
+           "turn": "turn { ... }", "state": "state { ... }", "action": 'action NAME "LABEL" { ... }'}
+"""The forms of the blocks a statement or declaration takes, for a colon written before one."""
+
 _CONDITION_HINT = "`{0}` is followed by the condition itself, without {1}: {0} COND (such as {0} pile == 0)"
 
 
@@ -493,8 +503,11 @@ def _choose_if(text: str, at: int) -> Optional[int]:
     if not opened:
         return None
     start = text.rfind("\n", 0, opened[-1].start()) + 1
-    return opened[-1].start() if re.search(r"(?:^|[{}])\s*choose\s+[\w\s,]+\bin\b", text[start:opened[-1].start()]) \
-        else None
+    chosen = list(re.finditer(r"(?:^|[{}])\s*choose\s+[\w\s,]+\bin\b", text[start:opened[-1].start()]))
+    # the `if` must follow the domain itself: not a `where` or another statement after the choose
+    between = text[start + chosen[-1].end():opened[-1].start()] if chosen else ""
+    return opened[-1].start() if chosen and not re.search(
+        rf"\bwhere\b|=|\b(?:{'|'.join(STATEMENT_WORDS)})\b", between) else None
 
 
 def _draw_where(text: str, at: int) -> Optional[int]:

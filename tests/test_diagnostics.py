@@ -926,6 +926,15 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += count(x for x in 1..9 where x in 1‸..moves)", "a range after `in` goes in brackets: x in (1..5)"),
     ("if moves < 5 ‸then moves += 1", "as a statement, `if` takes a block: if COND { ... } (`then` belongs to "
                                      "the expression if COND then A else B)"),
+    # a choose filtered with `where`, then a statement `if`: the mistake is the if's own
+    ("choose x in 1..3 where x > moves  moves += x  if moves < 5 ‸then done = yes",
+     "as a statement, `if` takes a block: if COND { ... } (`then` belongs to the expression if COND then A else B)"),
+    ("choose x in 1..3 where x > moves  moves += x  if moves < 5‸: done = yes",
+     "a block goes in braces, not after a colon: if COND { ... }"),
+    ("for x in 1..3‸: moves += x", "a block goes in braces, not after a colon: for x in xs { ... }"),
+    ("if done { moves += 1 } else‸: { moves += 2 }", "a block goes in braces, not after a colon: else { ... }"),
+    ("choose x in 1..3‸:  moves += x", "a choose or draw takes no colon: the statements after it go on in the same "
+                                      "block"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
@@ -2837,6 +2846,9 @@ STARS = """
     ('game "Stars"', "game ‸Stars", 'the title is a string: game "Stars"'),
     ("turn { take }", "action skip { pass ‸}\nturn { take }",
      "`pass to PLAYER` names who moves next; a step that does nothing is an empty block: { }"),
+    ("turn { take }", "turn‸: take", "a block goes in braces, not after a colon: turn { ... }"),
+    ('action take "{current} takes {n}" {', 'action take "{current} takes {n}"‸: {',
+     'a block goes in braces, not after a colon: action NAME "LABEL" { ... }'),
 ])
 def test_a_declaration_written_as_another_language_would_gets_its_form_in_the_hint(tmp_path, was, mistake, hint):
     text = snippet(STARS)
