@@ -426,7 +426,7 @@ def cmd_solve(args) -> int:
                              "they are)")
     policy = PolicyFile(args.policy, game, EXACT_PLACES, {
         "game": game.title, "set": settings_given(game, args.set), "params": parameter_values(game),
-        **started_json(args)}, may_set_aside=aside) if args.policy is not None else None
+        "rules": game.rules_digest, **started_json(args)}, may_set_aside=aside) if args.policy is not None else None
     broken = _first_broken(game, extra)
     visit, last_line = _noting_lines(_invariants_hold(game, broken, bool(extra)))
     try:

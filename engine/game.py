@@ -180,6 +180,7 @@ class CompiledGame:
     def __init__(self, checker: Checker, compiler: Compiler, title: str, path: str):
         self.title = title
         self.path = path
+        self.rules_digest: Optional[str] = None  # of the rule texts (load.rules_digest), where load_game read them
         self.checker = checker
         c = compiler
         self.compiler = c

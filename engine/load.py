@@ -1,6 +1,7 @@
 """From a path and `--set` values to a checked, compiled game."""
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -285,7 +286,9 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
         for sym in list(ck.globals.values()):  # each constant now, so one that fails is named at its line
             if sym.kind == "const" and isinstance(sym.decl, (m.ConstDecl, m.TableDecl)):
                 compiler.const_value(sym)
-        return CompiledGame(ck, compiler, title, path)
+        game = CompiledGame(ck, compiler, title, path)
+        game.rules_digest = rules_digest(sources.values())
+        return game
     except RuleErrors as e:
         raise RuleErrors(e.diagnostics, sources, title)
     except UsageError as e:  # a --set the file does not take: the file itself was read (validate --json names it)
@@ -298,6 +301,13 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
                                      f"{given})", e.span, e.hint)], sources, title)
     except RecursionError:
         raise RuleErrors([_too_deep(path)], sources, title) from None
+
+
+def rules_digest(texts) -> str:
+    """A short digest of rule texts (a file and those it uses, in the order read) that a change to
+    their comments or spacing leaves as it was: what a policy file was solved from."""
+    words = [" ".join(re.sub(r'("[^"\n]*")|#[^\n]*', lambda c: c.group(1) or "", t).split()) for t in texts]
+    return hashlib.sha256("\n".join(words).encode()).hexdigest()[:16]
 
 
 def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_SOURCE) -> list:

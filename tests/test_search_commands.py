@@ -425,13 +425,35 @@ def test_a_policy_solved_with_other_parameter_values_is_refused_before_playing(t
                     "turn { go }\nterminal x >= n\nscore 10 - x\n")
     policy = tmp_path / "p.jsonl"
     assert run_engine("solve", path, "--policy", policy).returncode == 0
-    assert json.loads(policy.read_text().splitlines()[0]) == {"game": "race", "set": [], "params": {"n": 5}}
+    about = json.loads(policy.read_text().splitlines()[0])
+    assert about.pop("rules") and about == {"game": "race", "set": [], "params": {"n": 5}}
     assert json_of("play", path, "--set", "n=5", "--agents", f"policy:{policy}", "--games", "2", "--json")[
         "agents"][0]["mean"] == 5  # 10 - 5: no move overshoots, by hand
     r = run_engine("play", path, "--set", "n=4", "--agents", f"policy:{policy}", "--games", "2")
     assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} was solved with n=5, this run "
                                            "plays with n=4: a policy holds the moves of the games it was solved for "
                                            "(--set gives it those values)\n")
+
+
+def test_a_policy_solved_from_rules_changed_since_is_refused_but_not_for_comments_or_spacing(tmp_path):
+    path = tmp_path / "race.rules"
+    text = ('state { x: 0..20 = 0 }\naction go "go {k}" { choose k in 1..2  x += k }\n'
+            "turn { go }\nterminal x >= 5\nscore 10 - x\n")
+    path.write_text(text)
+    policy = tmp_path / "p.jsonl"
+    assert run_engine("solve", path, "--policy", policy).returncode == 0
+
+    def play():
+        return run_engine("play", path, "--agents", f"policy:{policy}", "--games", "1")
+    path.write_text("# a comment  # and \"quotes\"\n" + text.replace("  x += k", "\n    x += k  # one more\n"))
+    assert play().returncode == 0, play().stderr
+    path.write_text(text.replace('"go {k}"', '"go by {k}"'))  # a label is rules: the policy names moves by it
+    r = play()
+    assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} was solved from other rules "
+                                           f"than those of {path} (they differ beyond comments and spacing), so its "
+                                           "moves may not be the best there; solve --policy again\n")
+    path.write_text(text.replace("score 10 - x", "score x"))  # every state and move as before: only the score
+    assert play().returncode == 2
 
 
 def test_a_solved_policy_plays_tictactoe_and_never_loses(tmp_path):
