@@ -333,7 +333,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
     for n in range(playouts):
         if until is not None and until <= game.reached_actions:
             return ended
-        s, before, chances = game.initial_state(), None, 0  # chance steps in a row just before s
+        s, before, chances, step = game.initial_state(), None, 0, 0  # chance steps in a row just before s
         try:
             for step in range(steps + 1):
                 bar.update(n, f"move {step}")
@@ -375,7 +375,8 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
             if chances >= CHANCES_IN_A_ROW and game.current_player(s) == CHANCE:
                 hint = (f"{hint}; " if hint else "") + f"here chance steps came {chances + 1} in a row: a " \
                     "`chance when COND` block runs again while COND holds: does the block make COND false?"
-            found.append(Diagnostic("runtime", f"{e.message} (in a random playout{also})", e.span, hint))
+            where = "in the initial state" if step == 0 else "in a random playout"  # no line of moves to find
+            found.append(Diagnostic("runtime", f"{e.message} ({where}{also})", e.span, hint))
             return ended
     return ended
 
