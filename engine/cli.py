@@ -55,6 +55,9 @@ class _Parser(argparse.ArgumentParser):
         if bad:  # as the engine's own checks of numbers say it: --games abc: expected a whole number
             flag, kind, value = bad.groups()
             raise UsageError(f"{flag} {value}: expected {'a whole number' if kind == 'int' else 'a number'}")
+        if message == "the following arguments are required: --agents":
+            raise UsageError(f"{self.prog}: --agents is required: the agents by seat, such as --agents mcts,random "
+                             "(`--help` lists them)")
         raise UsageError(f"{self.prog}: {message}")
 
     def parse_known_args(self, args=None, namespace=None):

@@ -172,6 +172,12 @@ def test_a_misspelt_algorithm_is_named_as_the_one_likely_meant():
     assert "argument --algo: no algorithm named 'mtcs'; did you mean 'mcts'? expected one of backtrack," in msg
 
 
+def test_play_without_agents_says_how_to_name_them():
+    assert one_line(usage_error("play", "rules/tictactoe.rules")) == \
+        "error: python -m engine play: --agents is required: the agents by seat, such as --agents mcts,random " \
+        "(`--help` lists them)\n"
+
+
 def test_a_zero_budget_is_a_usage_error():
     assert "--budget 0" in one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "mcts",
                                                 "--budget", "0"))
