@@ -550,10 +550,15 @@ def _summed(name: str, parts: list) -> Tally:
     for k, part in enumerate(parts):
         t.wins, t.draws, t.losses = t.wins + part.wins, t.draws + part.draws, t.losses + part.losses
         t.scores += part.scores
-        t.cut += part.cut
+        t.cut, t.decisions, t.tied = t.cut + part.cut, t.decisions + part.decisions, t.tied + part.tied
         t.games_of += [(k, g) for g in part.games_of]  # game g of one run is not game g of another
         t.won += part.won
     return t
+
+
+def _counted(t: Tally) -> dict:
+    """What `play --json` counts of an agent's decisions."""
+    return {"rollouts_cut": t.cut, "decisions": t.decisions, "tied_decisions": t.tied}
 
 
 def _row(t: Tally) -> dict:
@@ -653,9 +658,9 @@ def cmd_play(args) -> int:
         n = game.num_players
         pairings = [(tallies[k:k + n]) for k in range(0, len(tallies), n)]
         tallies = [_summed(name, parts) for name in names if (parts := [t for t in tallies if t.name == name])]
-    rows = [{**_row(t), "scores": [plain_number(x) for x in t.scores], "rollouts_cut": t.cut} if several else
+    rows = [{**_row(t), "scores": [plain_number(x) for x in t.scores], **_counted(t)} if several else
             {**_row(t), "wins": None, "draws": None, "losses": None, "scores": [plain_number(x) for x in t.scores],
-             "rollouts_cut": t.cut} for t in tallies]
+             **_counted(t)} for t in tallies]
 
     by_seat = _by_seat(game, shown, names) if several else []
 
@@ -680,7 +685,7 @@ def cmd_play(args) -> int:
                              if several else {}),
                           **({"shown": shown} if args.show else {}),
                           **({"measures": measured} if texts else {}), **({"paired": paired} if same_games else {}),
-                          **({"pairings": [[{**_row(t), "rollouts_cut": t.cut} for t in run] for run in pairings]}
+                          **({"pairings": [[{**_row(t), **_counted(t)} for t in run] for run in pairings]}
                              if round_robin else {}),
                           **({"against": {"file": earlier.path, "agent": earlier.agent, "budget": earlier.budget,
                                           "agent_seed": earlier.agent_seed, "paired": against}} if earlier else {}),
@@ -758,6 +763,9 @@ def cmd_play(args) -> int:
     for t in tallies:
         if t.cut:
             print(f"  {t.name}: {_cut(t.cut)}")
+        if t.tied and t.tied * 2 >= t.decisions:
+            print(f"  {t.name}: every legal move looked as good in {t.tied:,} of its {t.decisions:,} decisions, "
+                  "which it then drew at random: its heuristic (or the score) does not tell those moves apart")
     return 130 if interrupted else 0
 
 

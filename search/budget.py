@@ -38,6 +38,7 @@ class Result:
     # decided move by move (agents.plan): the moves of the random line that estimated the game's
     # length, whether it ended, the decisions made and the calls the first one had
     planned: Optional[tuple] = None
+    tied: bool = False  # every legal move looked as good as the one played (it was then drawn at random)
 
 
 class Budgeted:

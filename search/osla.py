@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
+import attrs
+
 from .budget import Budgeted, Observer, Progress, Result, argmax
 
 
@@ -27,4 +29,5 @@ def osla(game, state, *, rng, budget: Optional[int] = None, heuristic: Optional[
                        for o, p in fm.outcomes(t) for u in (fm.apply(t, o),))
         return fm.values(t, heuristic)[fm.player]
     scored = [(m, worth(((m, t),), t)) for m in fm.moves(state) for t in (fm.apply(state, m),)]
-    return fm.result(argmax(scored, lambda x: x[1], rng)[0])
+    r = fm.result(argmax(scored, lambda x: x[1], rng)[0])
+    return attrs.evolve(r, tied=len(scored) > 1 and len({v for _, v in scored}) == 1)

@@ -26,6 +26,8 @@ class Tally:
     losses: int = 0
     scores: list = attrs.field(factory=list)
     cut: int = 0  # the agent's random lines stopped at search.budget.ROLLOUT_MOST moves without an end
+    decisions: int = 0  # the moves it chose
+    tied: int = 0  # of those, the ones where every legal move looked as good (Result.tied)
     games_of: list = attrs.field(factory=list)  # the game of each score, where told: one a seat the agent held
     won: list = attrs.field(factory=list)  # each score's seat: 1 for a win, else 0 (several players)
 
@@ -135,11 +137,12 @@ def play(game, agents: Sequence[tuple[str, Callable]], *, games: int, budget: in
     base = rng.getrandbits(64)
     job = _Job(game, agents, budget, base, max_moves, decided, summary, agent_seed, line)
     tallies = [Tally(name) for name, _ in agents]
-    for i, (returns, end, cut) in enumerate(_games(job, range(first, first + games), jobs, rebuild, stop)):
+    for i, (returns, end, counts) in enumerate(_games(job, range(first, first + games), jobs, rebuild, stop)):
         g = first + i
         for p, a in enumerate(seats(g, n, len(agents))):
             tallies[a].add(returns, p, g)
-            tallies[a].cut += cut[p]
+            t = tallies[a]
+            t.cut, t.decisions, t.tied = (x + y for x, y in zip((t.cut, t.decisions, t.tied), counts[p]))
         if show is not None:
             show(g, end)
         if progress is not None:
@@ -173,7 +176,7 @@ _STOP = None  # an Event the workers share: set by the first game that fails or 
 
 def _games(job: _Job, games: range, jobs: int, rebuild: Optional[Callable[[], tuple]] = None,
            stop: Optional[Callable[[], bool]] = None):
-    """(returns, end, cut) of each game numbered in `games`, in order: played here, or by `jobs`
+    """(returns, end, counts) of each game numbered in `games`, in order: played here, or by `jobs`
     workers, forked or (with `rebuild`, where the platform does not fork) started afresh.
     Once `stop()` is true after a game, no game begins; those under way end and are yielded.
 
@@ -279,13 +282,13 @@ def _started(rebuild: Callable[[], tuple], job: _Job, stop) -> None:
 
 
 def _game_in_worker(g: int):
-    """("played", (returns, end, cut)), ("failed", the error) or ("skipped", None) after a failure."""
+    """("played", (returns, end, counts)), ("failed", the error) or ("skipped", None) after a failure."""
     if _STOP.is_set():
         return "skipped", None
     try:
         if isinstance(_JOB, Exception):
             raise _JOB
-        returns, end, cut = _one_game(_JOB, g)
+        returns, end, counts = _one_game(_JOB, g)
     except Exception as e:
         _STOP.set()
         try:  # an error the parent could not unpickle would leave the pool waiting
@@ -293,12 +296,13 @@ def _game_in_worker(g: int):
         except Exception:
             return "failed", RuntimeError(f"game {g + 1}: {type(e).__name__}: {e}")
         return "failed", e
-    return "played", (returns, None if _JOB.summary is None else end, cut)  # a final state need not survive pickling
+    return "played", (returns, None if _JOB.summary is None else end, counts)  # a final state need not be pickled
 
 
 def _one_game(job: _Job, g: int):
-    """Game number g: its returns, its end (the final state, or the summary made of it) and the
-    random lines each seat's searches stopped at ROLLOUT_MOST moves without an end. An
+    """Game number g: its returns, its end (the final state, or the summary made of it) and for
+    each seat (the random lines its searches stopped at ROLLOUT_MOST moves without an end, the
+    moves it chose, those where every move looked as good). An
     error raised in the game gets `in_game`: (g, the labels of the steps taken, what the game was
     doing, as words such as "while listing the moves")."""
     game, agents, max_moves, decided = job.game, job.agents, job.max_moves, job.decided
@@ -307,7 +311,7 @@ def _one_game(job: _Job, g: int):
     seated = seats(g, n, len(agents))
     rngs = [random.Random(rng.getrandbits(64) ^ job.agent_seed) for _ in range(n)]
     memory: list = [None] * n
-    cut = [0] * n
+    counts = [[0, 0, 0] for _ in range(n)]  # each seat's (cut, decisions, tied)
     s, moves = game.initial_state(), 0
     steps = None if job.line is None else [job.line(s, None, None)]
     labels: list = []  # the game's steps so far, for a failure to tell where it happened
@@ -327,7 +331,9 @@ def _one_game(job: _Job, g: int):
                 doing = f"while {agents[seated[p]][0]} chose a move"
                 r = agents[seated[p]][1](game, s, budget=job.budget, rng=rngs[p], memory=memory[p])
                 memory[p], m = r.memory, r.move
-                cut[p] += r.cut
+                counts[p][0] += r.cut
+                counts[p][1] += 1
+                counts[p][2] += r.tied
                 moves += 1
             label = ("chance: " if p == CHANCE else "") + game.describe(m)
             doing = f"in the step '{label}'"
@@ -342,5 +348,5 @@ def _one_game(job: _Job, g: int):
         e.in_game = (g, labels, doing)  # picklable, as a failure in a worker must be
         raise noted(e, s)  # the game's state, unless the error met a deeper one (in an agent's search)
     if job.summary is None:
-        return returns, s, cut
-    return returns, (job.summary(g, s) if steps is None else job.summary(g, s, steps)), cut
+        return returns, s, counts
+    return returns, (job.summary(g, s) if steps is None else job.summary(g, s, steps)), counts

@@ -40,7 +40,7 @@ def test_play_counts_wins_draws_and_losses_per_agent_in_the_order_given():
     assert [a["name"] for a in rows] == ["mcts", "random"]
     for a in rows:
         assert set(a) == {"name", "games", "wins", "draws", "losses", "mean", "stderr", "min", "max", "scores",
-                          "rollouts_cut"}
+                          "rollouts_cut", "decisions", "tied_decisions"}
         assert a["games"] == 10 and a["rollouts_cut"] == 0  # a game of tic-tac-toe ends within 9 moves
         assert a["wins"] + a["draws"] + a["losses"] == a["games"]
         # tic-tac-toe returns 1 for a win, 0 for a draw and -1 for a loss, game by game
@@ -170,6 +170,22 @@ def test_an_unknown_algorithm_is_a_usage_error_naming_the_known_ones():
 def test_a_misspelt_algorithm_is_named_as_the_one_likely_meant():
     msg = one_line(usage_error("search", "rules/nidavellir.rules", "--algo", "mtcs"))
     assert "argument --algo: no algorithm named 'mtcs'; did you mean 'mcts'? expected one of backtrack," in msg
+
+
+def test_play_names_an_agent_that_found_every_move_as_good_and_drew_at_random(tmp_path):
+    # three presses, each of any of three buttons, and the score counts presses: every next state is worth
+    # -(presses so far), so osla's 3 decisions a game all tie; with pressing button 2 worth a point, none does
+    path = tmp_path / "press.rules"
+    text = ('state { n: 0..3 = 0  got: 0..3 = 0 }\naction press "press {b}" { choose b in 1..3  n += 1  '
+            "got += if b == 2 then BONUS else 0 }\nturn { press }\nterminal n == 3\nscore got - n\n")
+    path.write_text(text.replace("BONUS", "0"))
+    r = run_engine("play", path, "--agents", "osla,random", "--games", "4")
+    assert r.returncode == 0 and "  osla: every legal move looked as good in 12 of its 12 decisions, which it then " \
+        "drew at random: its heuristic (or the score) does not tell those moves apart\n" in r.stdout, r.stdout
+    assert "random: every" not in r.stdout  # random draws anyway: it weighs nothing
+    path.write_text(text.replace("BONUS", "1"))
+    out = json_of("play", path, "--agents", "osla", "--games", "4", "--json")
+    assert (out["agents"][0]["decisions"], out["agents"][0]["tied_decisions"], out["agents"][0]["mean"]) == (12, 0, 0)
 
 
 def test_play_without_agents_says_how_to_name_them():
