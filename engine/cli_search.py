@@ -405,7 +405,9 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                  f" ({counted(r.iterations, 'iteration')}): random lines that go round without end (for 1,000 moves "
                  "each) spend the budget; --depth N stops them after N moves"
                  if depth in (None, "end") and not interrupted and args.algo in ("mcts", "random-walk", "flat-mc")
-                 else ""))
+                 else ": depth first, it went down lines that neither ended nor came back to a state they passed (a "
+                 "count of turns in the state makes every state new); --depth N stops lines after N moves"
+                 if depth in (None, "end") and not interrupted and args.algo == "backtrack" else ""))
         if r.planned is not None and not interrupted:
             print(f"  {_shared(*r.planned)}")
         return status

@@ -113,6 +113,19 @@ def test_a_beam_that_spends_its_budget_before_a_line_ends_says_how_deep_it_went(
                    "--width", "10", "--json")["best_score"] is not None
 
 
+def test_backtrack_down_lines_that_never_end_nor_come_back_says_why_and_points_to_depth(tmp_path):
+    # a count of turns in the state: "down" forever never meets a state again, and depth first tries it first
+    path = tmp_path / "count.rules"
+    path.write_text('state { n: int = 0  turns: int = 0 }\naction down "down" { n -= 1 }\naction up "up" { n += 1 }\n'
+                    "turn { either { down } or { up }  turns += 1 }\nterminal n >= 2\nscore 0 - turns\n")
+    r = run_engine("search", path, "--algo", "backtrack", "--budget", "1000")
+    assert r.returncode == 0 and "  no line reached the end of the game within the budget: depth first, it went down " \
+        "lines that neither ended nor came back to a state they passed (a count of turns in the state makes every " \
+        "state new); --depth N stops lines after N moves\n" in r.stdout, r.stdout
+    # two ups end it: within --depth 2 backtrack finds that line, whose score is -2 by hand
+    assert json_of("search", path, "--algo", "backtrack", "--depth", "2", "--json")["best_score"] == -2
+
+
 def test_a_move_by_move_search_that_ends_no_line_says_how_it_shared_its_budget(tmp_path):
     # a walk from 0 to 30: about 900 moves by random play; osla, valuing each move by the score as it
     # stands, goes down all the way
