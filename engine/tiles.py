@@ -18,8 +18,8 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left: sides 0..3 
 class Tile:
     """One orientation of a tile: name, side values, labels per side, connection groups."""
 
-    __slots__ = ("name", "sides", "labels", "codes", "groups", "key", "edges", "_hash", "_orientations", "_text",
-                 "_group_at")
+    __slots__ = ("name", "sides", "labels", "codes", "groups", "key", "edges", "_hash", "_orientations",
+                 "_rotations", "_text", "_group_at")
 
     def __init__(self, name: str, sides: tuple, labels: tuple, groups):
         self.name, self.sides, self.labels = name, sides, labels
@@ -28,7 +28,7 @@ class Tile:
         self.key = (name, self.codes, self.groups)
         self.edges = FrozenMap({s: x for s, x in zip(sides, labels) if x is not None})
         self._hash = hash(self.key)
-        self._orientations = None
+        self._orientations = self._rotations = None  # made when first asked for: a board asks again and again
         self._text = f"{name} [{' '.join('_' if x is None else x.name for x in labels)}]"  # labels of moves show it
         if _turns_to_same_labels(labels, self.groups):  # the groups tell this orientation from another
             self._text += " " + " ".join("{" + " ".join(sides[k].name for k in g) + "}" for g in self.groups)
@@ -73,13 +73,17 @@ class Tile:
         return self._orientations
 
     def rotations(self) -> tuple:
-        return tuple({t.key: t for t in (self.turned(r, False) for r in range(len(self.labels)))}.values())
+        if self._rotations is None:
+            self._rotations = tuple({t.key: t for t in (self.turned(r, False) for r in range(len(self.labels)))}
+                                    .values())
+        return self._rotations
 
     def group_of(self, side: int):
         """The connection group holding `side`, () for a side in none."""
         return self._group_at[side]
 
 
+@functools.lru_cache(maxsize=4096)
 def _turns_to_same_labels(labels: tuple, groups: tuple) -> bool:
     """Whether a turn or mirror image of a tile with these labels and groups has the same labels
     but other groups (a tile of four roads joined in two pairs, turned a quarter): its name and

@@ -285,3 +285,30 @@ def test_orientations_with_the_same_labels_are_told_apart_by_their_groups_and_re
     r = run_engine("solve", path, "--from", tmp_path / "other.json")
     assert r.returncode == 2 and "expected one of the orientations 'dbl [road road road road] {N E} {S W}', " \
                                  "'dbl [road road road road] {N W} {E S}'" in r.stderr, r.stderr
+
+
+EDGE_TILES = {"a": "rgry", "b": "rrgg", "c": "gggg", "d": "rgrg", "e": "bgyr", "f": "yybb", "g": "brbr",
+              "h": "gbyb", "i": "yrgb"}  # tests/fixtures/edge-matching.rules, sides N E S W, by colour initial
+
+
+def edge_solutions(size: int) -> int:
+    """Solutions of the edge-matching puzzle counted apart from the engine: cells filled row by row,
+    each with an unused tile in each of its distinct quarter turns that matches the tiles above and
+    to its left."""
+    names = list(EDGE_TILES)[:size * size]
+    turns = {n: {EDGE_TILES[n][-k:] + EDGE_TILES[n][:-k] for k in range(4)} for n in names}  # N E S W after k turns
+
+    def fill(k: int, board: list, used: set) -> int:
+        if k == size * size:
+            return 1
+        r, c = divmod(k, size)
+        return sum(fill(k + 1, board + [t], used | {n}) for n in names if n not in used for t in turns[n]
+                   if (r == 0 or board[k - size][2] == t[0]) and (c == 0 or board[k - 1][1] == t[3]))
+    return fill(0, [], set())
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_an_edge_matching_puzzle_has_as_many_solutions_as_a_count_apart_from_the_engine(size):
+    out = json.loads(run_engine("solve", "tests/fixtures/edge-matching.rules", "--set", f"size={size}",
+                                "--lines", "0", "--json").stdout)
+    assert out["value"] == [1] and out["best_lines"]["count"] == edge_solutions(size)
