@@ -681,7 +681,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     _print_outcomes(game, sol.outcomes)
     _print_dead_ends(game, sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
-                          show=args.show, leaf=args.heuristic)
+                          show=args.show, leaf=None if sol.complete else args.heuristic)
     if args.moves:
         _print_first_moves(game, sol.first_moves, sol.best_line)
     if sol.best_lines:
@@ -809,7 +809,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
     print(f"  states searched: {found.states:,} ({counted(found.visits, 'visit')}"
           f"{', some with other bounds' if found.visits > found.states else ''})")
     _print_value_and_line(game, found.value, found.best_line, cut=None if found.complete else args.depth,
-                          seed=args.seed, show=args.show, leaf=args.heuristic)
+                          seed=args.seed, show=args.show, leaf=None if found.complete else args.heuristic)
     if args.moves:
         _print_first_moves(game, found.first_moves, found.best_line)
     _print_invariants_time(visit, seconds)

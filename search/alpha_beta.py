@@ -197,6 +197,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
             x = search(root, -INF, INF) if not first else \
                 sum(p * v for _, v, p in first) if first[0][2] is not None else \
                 (max if game.current_player(root) == 0 else min)(v for _, v, _ in first)
+            complete = not cut  # the value's search (the best line's may go down other ways, with other bounds)
             line = _best_line(game, root, search, rng, max_depth)
         except RecursionError:  # a call nested for each move of the line: too deep to follow
             raise Endless(list(moves), deep=True) from None
@@ -204,7 +205,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
         sys.setrecursionlimit(limit)
     t = total[0]
     return Valued((x, t - x), line, tuple((m, (v, t - v), p) for m, v, p in first), states + len(table), visits,
-                  not cut)
+                  complete)
 
 
 def _first_moves(game: Game, root, search: Callable, moves: list) -> list:

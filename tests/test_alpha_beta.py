@@ -304,6 +304,8 @@ def test_deepening_without_first_moves_tells_each_depths_best_move_and_stops_whe
     assert found.value[0] == pytest.approx(minimax_to(game, 0, depth, memo))
     kind, ways = game.nodes[0][:2]
     assert [d for d, _ in told] == list(range(1, len(told) + 1)) and len(told) < depth
+    if len(told) < depth - 1:  # stopped at depth len(told) + 1, where no line was cut: the value is whole
+        assert found.complete
     if kind in (0, 1) and ways:
         for d, i in told:
             assert minimax_to(game, ways[i], d - 1, memo) == pytest.approx(minimax_to(game, 0, d, memo))
@@ -330,3 +332,17 @@ def test_past_max_states_it_says_what_may_search_fewer():
 def test_searched_to_depth_0_the_one_state_is_visited_once():
     r = run_engine("solve", "rules/tictactoe.rules", "--alpha-beta", "--depth", "0")
     assert "  states searched: 1 (1 visit)\n" in r.stdout, r.stdout
+
+
+def test_a_depth_past_every_end_is_a_whole_solve_even_where_the_best_line_meets_lines_the_value_did_not():
+    # every game of Connect-3 on 4x4 ends by move 16: to depth 20 the deepening stops at a depth where
+    # every line it searched ended, and the best line, searched again with other bounds, may meet lines
+    # that depth cuts; the value is whole all the same, the score's (the heuristic is of cut lines),
+    # and the same as a search without --depth
+    fixture = "tests/fixtures/connect-three.rules"
+    whole = json.loads(run_engine("solve", fixture, "--alpha-beta", "--json").stdout)
+    r = run_engine("solve", fixture, "--alpha-beta", "--depth", "20", "--heuristic", "open_lines", "--json")
+    deep = json.loads(r.stdout)
+    assert (deep["complete"], deep["value"]) == (True, whole["value"]), r.stdout
+    text = run_engine("solve", fixture, "--alpha-beta", "--depth", "20", "--heuristic", "open_lines").stdout
+    assert "solved by alpha-beta" in text and f"  value: X {whole['value'][0]}, O {whole['value'][1]}\n" in text, text
