@@ -344,9 +344,9 @@ def _one_game(job: _Job, g: int):
                 steps.append(job.line(s, m, p))
         doing = "while scoring the end"
         returns = tuple(game.returns(s))
+        doing = "at the end, while its view or measures were worked out"  # the summary
+        end = s if job.summary is None else job.summary(g, s) if steps is None else job.summary(g, s, steps)
     except Exception as e:
         e.in_game = (g, labels, doing)  # picklable, as a failure in a worker must be
         raise noted(e, s)  # the game's state, unless the error met a deeper one (in an agent's search)
-    if job.summary is None:
-        return returns, s, counts
-    return returns, (job.summary(g, s) if steps is None else job.summary(g, s, steps)), counts
+    return returns, end, counts

@@ -1018,3 +1018,17 @@ def test_mcts_chooses_by_its_own_visits_of_a_move_not_those_other_lines_bring_to
                   "--max-moves", "1", "--show", "moves", "--json")
     firsts = [game["moves"][1]["move"] for game in out["shown"]]
     assert firsts.count("score three_kind for 0") <= 2, firsts
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("flags", [["--show"], ["--measure", "max(xs)"]])
+def test_a_view_or_measure_failing_at_the_end_of_a_game_is_reported_with_the_game_and_its_steps(tmp_path, jobs, flags):
+    # `bad` never listed: six forced steps end the game, where max(xs) of the view or the measure fails
+    path = tmp_path / "failing.rules"
+    path.write_text(FAILING.replace("require n >= 2", "require n >= 9").replace(" or (n == 3 and max(xs) > 0)", "")
+                    + 'view if n >= 6 then "{max(xs)}" else "-"\n')
+    r = run_engine("play", path, "--agents", "random", "--games", "1", "--jobs", jobs, *flags)
+    assert r.returncode == 1 and "error[runtime]: max() of an empty collection" in r.stderr, r.stderr
+    assert r.stderr.endswith("in game 1 of the run, at the end, while its view or measures were worked out; the steps "
+                             "from the initial state:\n" + "".join(f"  {k}. add one\n" for k in range(1, 7))
+                             + "the state it failed in: {\"n\": 6, \"xs\": []}\n"), r.stderr
