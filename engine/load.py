@@ -226,6 +226,10 @@ def sweep_values(game: CompiledGame, name: str, named: bool = False) -> list:
     `named` (the sweep names its values), a parameter of any whole number gives the numbers up to
     ANY_NUMBER either side, for the values named to be taken from."""
     params = {d.name.name: d for d in game.checker.decls if isinstance(d, m.Param)}
+    if "," in name and name not in params:
+        first, other = name.split(",")[:2]
+        raise UsageError(f"--sweep {name}: a sweep takes one parameter; the others take --set, so a run for each "
+                         f"value of one covers a grid: --sweep {first} --set {other}=V")
     if name not in params:
         near = did_you_mean(name, params)
         raise UsageError(f"--sweep {name}: the file has no parameter {name}"

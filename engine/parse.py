@@ -133,7 +133,9 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
         bracket = _inside(text, e.token.start_pos)
         before = text[:e.token.start_pos]
-        if scored := re.search(r"(?:^|\n)\s*score\s+for\s+(\w+)\s*$", before):
+        if (turned := text[e.token.start_pos + 1:e.token.start_pos + 2]) in ("<", ">"):
+            hint = f"write `{turned}=`"
+        elif scored := re.search(r"(?:^|\n)\s*score\s+for\s+(\w+)\s*$", before):
             hint = f"each player's score follows a colon: score for {scored.group(1)}: EXPR"
         elif bracket == "{" and words == {"':'"} and re.search(r"\bstate\s*\{[^{}]*$", before):
             name = re.search(r"(\w+)\s*$", before)

@@ -903,6 +903,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
                         "`moves[0] = [if j == 1 then NEW else moves[0][j] for j in 0..len(moves[0]) - 1]`"),
     ("require moves ‸≤ 8  moves += 1", "write `<=`"),
     ("require moves <‸> 8  moves += 1", "write `!=`"),
+    ("require moves ‸=< 8  moves += 1", "write `<=`"),
+    ("require moves ‸=> 8  moves += 1", "write `>=`"),
     ("moves += done ‸? 1 : 2", "write `if COND then A else B`"),
     ("moves‸.append(1)", "values have no methods: `moves += x` adds an element to a list, set or bag field "
                          "(`moves += c` a whole collection), `moves[k] = v` sets an entry of a map"),

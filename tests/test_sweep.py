@@ -82,7 +82,9 @@ def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_pa
     (("--sweep", "n", "--lines", "0"), "error: --lines: the table of --sweep has a row per value, without the "
                                        "lines of best play; with --json each run has them, or solve one value with "
                                        "--set n=V"),
-], ids=["unknown", "set-too", "policy", "moves", "lines"])
+    (("--sweep", "n,m"), "error: --sweep n,m: a sweep takes one parameter; the others take --set, so a run for each "
+                         "value of one covers a grid: --sweep n --set m=V"),
+], ids=["unknown", "set-too", "policy", "moves", "lines", "two"])
 def test_a_sweep_that_cannot_run_is_a_usage_error(tmp_path, args, message):
     path = tmp_path / "reach.rules"
     path.write_text(REACH)
