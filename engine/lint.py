@@ -187,6 +187,18 @@ def unread_fields(ck: Checker) -> list:
             for sym in ck.fields if id(sym) not in read and sym.span.line]
 
 
+def lone_player_scores(ck: Checker) -> list:
+    """A warning at `score for p` in a file that declares no `players`: its game has one player,
+    so p is always that one (a `players` line forgotten, say, and `p == current` always true)."""
+    if any(isinstance(d, m.PlayersDecl) for d in ck.decls):
+        return []
+    return [Diagnostic("one-player", f"`score for {d.player.name}` in a game of one player: the file declares no "
+                       f"`players`, so {d.player.name} is always the one player", d.player.span,
+                       "a game of several players names them, `players A, B`; one player's score needs no "
+                       f"`for {d.player.name}`", severity="warning")
+            for d in ck.decls if isinstance(d, m.ScoreDecl) and d.player is not None]
+
+
 def stale_labels(ck: Checker) -> list:
     """A warning for each action whose label shows a state field that the action, as its last
     change of it, sets to a constant: the label is written when the action is done, so it shows

@@ -2859,3 +2859,16 @@ def test_a_declaration_written_as_another_language_would_gets_its_form_in_the_hi
     assert was in text
     d, (at_line, at_col), errors = first_at_marker(tmp_path, text.replace(was, mistake, 1))
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+
+
+@pytest.mark.parametrize("players", ["", "players A, B\n"])
+def test_score_for_p_without_players_is_a_warning_that_the_game_has_one_player(tmp_path, engine_cli, players):
+    # without `players` the game has one player (docs/language.md), so `p == current` below is always true
+    path = tmp_path / "lone.rules"
+    path.write_text(players + "state { n: 0..3 = 0 }\naction go { n += 1 }\nturn { go }\nterminal n == 3\n"
+                    "score for p: if p == current then 1 else -1\n")
+    r = engine_cli("validate", str(path), "--playouts", "2")
+    assert r.returncode == 0, r.stderr
+    line = 6 if players else 5
+    assert (f"{path}:{line}:11: warning[one-player]: `score for p` in a game of one player: the file declares no "
+            "`players`, so p is always the one player" in r.stderr) == (not players), r.stderr
