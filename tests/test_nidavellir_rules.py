@@ -25,6 +25,16 @@ def three_players():
     return load_game(RULES, {"players": "3"})
 
 
+@pytest.mark.parametrize("players, rounds", [("2", 8), ("3", 8), ("4", 6), ("5", 6)])
+def test_a_game_has_8_rounds_at_2_3_players_and_6_at_4_5(players, rounds):
+    # data/nidavellir.md B3: 4 rounds an age at 2-3 players, 3 at 4-5, two ages; a trade a round
+    game = load_game(RULES, {"players": players})
+    s, played = game.initial_state(), 0
+    while not game.is_terminal(s):
+        s, played = game.apply(s, game.legal_moves(s)[0]), played + 1
+    assert played == rounds
+
+
 def test_treasure_at_2_3_players_has_28_coins_and_at_4_5_has_34():
     # data/nidavellir.md B1: totals 28 and 34
     for players, total in (("2", 28), ("3", 28), ("4", 34), ("5", 34)):
