@@ -137,10 +137,13 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     n = game.num_players
     zero = (0.0,) * n
     values = [v if kind == _END else zero for kind, v in kinds]
-    if n == 1:
-        _backward(kinds, links, values)
+    # found backward, the values need one sweep over all the states to check them; else the sweeps go a
+    # part at a time
+    parts = [[i for i in range(len(kinds) - 1, -1, -1) if kinds[i][0] != _END]] \
+        if n == 1 and _backward(kinds, links, values) else _parts(kinds, links)
     policy = [0] * len(states)  # the child each mover takes; it changes only for a better one
-    sweeps, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True)
+    sweeps, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True,
+                             parts=parts)
     for _ in range(ROUNDS):
         if change > tolerance:
             break
@@ -151,12 +154,12 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
         # another move as good for its mover may be worth otherwise to the other players: the values
         # of the moves now taken, then better moves where those values open any
         more, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=False,
-                               done=sweeps)
+                               done=sweeps, parts=parts)
         sweeps += more
         if change <= tolerance and not _better(kinds, links, values, policy, tolerance):
             break
         more, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True,
-                               done=sweeps)
+                               done=sweeps, parts=parts)
         sweeps += more
     if decided is not None and change <= tolerance:
         for i, (kind, _) in enumerate(kinds):
@@ -203,16 +206,17 @@ def _trapped(kinds: list, links: list, stuck: set) -> set:
     return stuck
 
 
-def _backward(kinds: list, links: list, values: list) -> None:
+def _backward(kinds: list, links: list, values: list) -> bool:
     """For one player where chance never moves and no step adds to the totals, the values the sweeps
     settle at, found at once backward from the ends, best first (Dijkstra's way): a state is worth
     the best of what its lines to an end are worth and, where from it a line can go on for ever
     without a step that takes from the totals, 0 (the sweeps' start, which such a line keeps), less
     what the steps on the way take. Values left as they were where that is not the game, or where
-    a state would have none (no end and no such line: the sweeps do not settle there)."""
+    a state would have none (no end and no such line: the sweeps do not settle there). Whether it
+    found them."""
     if any(kind == _CHANCE for kind, _ in kinds) or \
             any(r is not None and r[0] > 0 for row in links for _, r in row):
-        return
+        return False
     before: list = [[] for _ in kinds]  # (the state each step is from, what it adds) into each state
     free = [0] * len(kinds)  # the steps from each state that take nothing, to a state that is no end
     for i, row in enumerate(links):
@@ -246,10 +250,11 @@ def _backward(kinds: list, links: list, values: list) -> None:
                     best[i] = v
                     heapq.heappush(heap, (-v, i))
     if any(b == -INF and kind != _END for b, (kind, _) in zip(best, kinds)):
-        return
+        return False
     for i, (kind, _) in enumerate(kinds):
         if kind != _END:
             values[i] = (best[i],)
+    return True
 
 
 def _via(values: list, j: int, r: Optional[tuple]) -> tuple:
@@ -263,16 +268,85 @@ ROUNDS = 20
 several players that choice changes what the others get (it settles in one or two)."""
 
 
+def _parts(kinds: list, links: list) -> list:
+    """The states that are no ends in parts that no line leaves and comes back to (the strongly
+    connected components of the ways on), each part after every part its ways lead to, and in a
+    part the deepest state (the last found) first. Tarjan's algorithm, without recursion."""
+    index = [-1] * len(kinds)  # the order each state was reached in
+    low = [0] * len(kinds)
+    on: list = []  # the states reached whose part is not yet known
+    held = [False] * len(kinds)
+    parts, count = [], 0
+    for root in range(len(kinds) - 1, -1, -1):
+        if index[root] >= 0 or kinds[root][0] == _END:
+            continue
+        index[root] = low[root] = count
+        count += 1
+        on.append(root)
+        held[root] = True
+        stack = [(root, iter(links[root]))]
+        while stack:
+            i, ways = stack[-1]
+            for j, _ in ways:
+                if kinds[j][0] == _END:
+                    continue
+                if index[j] < 0:
+                    index[j] = low[j] = count
+                    count += 1
+                    on.append(j)
+                    held[j] = True
+                    stack.append((j, iter(links[j])))
+                    break
+                if held[j] and index[j] < low[i]:
+                    low[i] = index[j]
+            else:
+                stack.pop()
+                if stack and low[i] < low[stack[-1][0]]:
+                    low[stack[-1][0]] = low[i]
+                if low[i] == index[i]:  # i and the states above it on `on` make a part
+                    part = []
+                    while True:
+                        j = on.pop()
+                        held[j] = False
+                        part.append(j)
+                        if j == i:
+                            break
+                    parts.append(part)
+    return parts
+
+
 def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: float, max_sweeps: int,
-            swept: Optional[Callable], n: int, improve: bool, done: int = 0) -> tuple:
-    """Sweeps, the deepest state first (so one carries values far up), until no value changes by
-    more than tolerance: chance averages, and each mover takes its policy's move, or with
-    `improve` a better one for it when there is one (by more than tolerance); each adds what its
-    step adds to the totals, where the game sets them aside. (sweeps, change)."""
+            swept: Optional[Callable], n: int, improve: bool, parts: list, done: int = 0) -> tuple:
+    """Sweeps until no value changes by more than tolerance: chance averages, and each mover takes
+    its policy's move, or with `improve` a better one for it when there is one (by more than
+    tolerance); each adds what its step adds to the totals, where the game sets them aside. The
+    states are swept a part at a time (`parts`, as `_parts` makes them), each part after those it
+    leads to, so values settle where the lines cannot come back before they are carried up; a part
+    of one state without a way back to itself takes one sweep. (the sweeps of every state that as many values
+    worked out would take, rounded up; the largest change of a value in the last sweep of each
+    part)."""
+    states = sum(len(part) for part in parts) or 1
+    worked, largest = 0, 0.0  # the values worked out, and the largest last change
+    for part in parts:
+        ways_back = len(part) > 1 or any(j == part[0] for j, _ in links[part[0]])
+        sweeps, change = _sweep_part(kinds, links, values, policy, tolerance, max_sweeps if ways_back else 1,
+                                     part, n, improve)
+        worked += sweeps * len(part)
+        if ways_back:
+            largest = max(largest, change)
+            if swept is not None and sweeps > 1:
+                swept(done + -(-worked // states), change)
+    if swept is not None:
+        swept(done + -(-worked // states), largest)
+    return -(-worked // states), largest
+
+
+def _sweep_part(kinds: list, links: list, values: list, policy: list, tolerance: float, max_sweeps: int,
+                part: list, n: int, improve: bool) -> tuple:
+    """The sweeps of `_sweeps` over the states of one part: (sweeps, change)."""
     sweeps, change = 0, 0.0
-    # the states that are no ends, the deepest first: (index, chance or not, its mover, its links)
-    order = [(i, kinds[i][0] == _CHANCE, kinds[i][1], links[i]) for i in range(len(kinds) - 1, -1, -1)
-             if kinds[i][0] != _END]
+    # the states, the deepest first: (index, chance or not, its mover, its links)
+    order = [(i, kinds[i][0] == _CHANCE, kinds[i][1], links[i]) for i in part]
     players = range(n)
     two = n == 2  # the same sums, written out for two players (the most common, and the loops cost)
     while sweeps < max_sweeps:
@@ -317,8 +391,6 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
                     if d > change or -d > change:
                         change = abs(d)
             values[i] = v
-        if swept is not None:
-            swept(done + sweeps, change)
         if change <= tolerance:
             break
     return sweeps, change

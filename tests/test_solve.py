@@ -1217,3 +1217,47 @@ def test_a_map_of_a_range_keeps_its_values_in_it_as_a_field_of_a_range_does(tmp_
     moves = json.loads(run_engine("solve", path, "--from", start, "--json").stdout)["first_moves"]
     assert [(m["move"], m["value"]) for m in moves] == [("gather wood", [4]), ("gather coins", [5]),
                                                         ("spend 3 wood", [5])]
+
+
+def test_value_iteration_sweeps_the_parts_lines_go_round_in_each_after_those_they_lead_to():
+    # by hand: 0 -> 1 <-> 2 -> 3 <-> 4 -> 5 (an end), and 1 -> 5: parts {3, 4}, then {1, 2}, then {0}
+    from search.value_iteration import _END, _MOVE, _parts
+    kinds = [(_MOVE, 0)] * 5 + [(_END, (1.0,))]
+    links = [((1, None),), ((2, None), (5, None)), ((1, None), (3, None)), ((4, None),), ((3, None), (5, None)), ()]
+    assert [sorted(p) for p in _parts(kinds, links)] == [[3, 4], [1, 2], [0]]
+
+
+@pytest.mark.parametrize("goal", [1, 2, 3])
+def test_value_iteration_by_parts_settles_at_the_values_of_sweeps_over_every_state(tmp_path, goal):
+    # Piglet: the values of plain sweeps over every state (written here apart from the engine's), each
+    # state's value from its ways on in the engine's own listing
+    from search.protocol import CHANCE
+    path = tmp_path / "piglet.rules"
+    path.write_text(PIGLET)
+    game = load_game(str(path), {"goal": str(goal)})
+    states, index, ways = [game.initial_state()], {}, []
+    index[game.key(states[0])] = 0
+    for s in states:  # breadth first
+        if game.is_terminal(s):
+            ways.append(None)
+            continue
+        chance = game.current_player(s) == CHANCE
+        row = [(t, p if chance else None) for m, p in (game.chance_outcomes(s) if chance else
+                                                      [(m, None) for m in game.legal_moves(s)])
+               for t in (game.apply(s, m),)]
+        for t, _ in row:
+            if game.key(t) not in index:
+                index[game.key(t)] = len(states)
+                states.append(t)
+        ways.append([(index[game.key(t)], p) for t, p in row])
+    values = [tuple(game.returns(s)) if w is None else (0.0, 0.0) for s, w in zip(states, ways)]
+    for _ in range(10_000):
+        new = [v if w is None else
+               tuple(sum(p * values[j][q] for j, p in w) for q in range(2)) if w[0][1] is not None else
+               max((values[j] for j, _ in w), key=lambda x: x[game.current_player(s)])
+               for s, w, v in zip(states, ways, values)]
+        done = max(abs(a - b) for x, y in zip(new, values) for a, b in zip(x, y)) < 1e-13
+        values = new
+        if done:
+            break
+    assert iterate_values(game).value == pytest.approx(values[0], abs=1e-9)
