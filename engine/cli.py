@@ -1069,7 +1069,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
             "round" + (f", or from {counted(fp.stuck, 'state')} of the {fp.distinct_states:,} no end can be "
                        "reached, so what it adds there never stops" if fp.stuck else "") + ")" \
             if game.splits_scored else ""
-        return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.sweeps:,} sweeps of "
+        return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.part_sweeps:,} sweeps of "
                              f"value iteration, so they are no fixed point{grows}; --depth N solves the first N moves")
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12

@@ -27,6 +27,7 @@ class FixedPoint:
     first_moves: tuple = ()  # (move, its values, probability or None) of each way on from the initial state
     stuck: int = 0  # states from which no end can be reached
     trapped: int = 0  # of them, those where every step takes from the totals: valued -inf, kept out of
+    part_sweeps: int = 0  # the most sweeps one part of the states took (see _sweeps)
 
 
 _END, _MOVE, _CHANCE = 0, 1, 2
@@ -142,8 +143,8 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     parts = [[i for i in range(len(kinds) - 1, -1, -1) if kinds[i][0] != _END]] \
         if n == 1 and _backward(kinds, links, values) else _parts(kinds, links)
     policy = [0] * len(states)  # the child each mover takes; it changes only for a better one
-    sweeps, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True,
-                             parts=parts)
+    sweeps, change, most = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True,
+                                   parts=parts)
     for _ in range(ROUNDS):
         if change > tolerance:
             break
@@ -153,13 +154,13 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
             break
         # another move as good for its mover may be worth otherwise to the other players: the values
         # of the moves now taken, then better moves where those values open any
-        more, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=False,
-                               done=sweeps, parts=parts)
+        more, change, most = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=False,
+                                     done=sweeps, parts=parts)
         sweeps += more
         if change <= tolerance and not _better(kinds, links, values, policy, tolerance):
             break
-        more, change = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True,
-                               done=sweeps, parts=parts)
+        more, change, most = _sweeps(kinds, links, values, policy, tolerance, max_sweeps, swept, n, improve=True,
+                                     done=sweeps, parts=parts)
         sweeps += more
     if decided is not None and change <= tolerance:
         for i, (kind, _) in enumerate(kinds):
@@ -174,7 +175,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     if value[0] == -INF:
         raise Trapped(len(trapped), len(states))
     return FixedPoint(len(states), value, line, comes_back, sweeps, change, change <= tolerance, dead, first,
-                      len(stuck), len(trapped))
+                      len(stuck), len(trapped), most)
 
 
 def _stuck(kinds: list, links: list) -> set:
@@ -322,23 +323,23 @@ def _sweeps(kinds: list, links: list, values: list, policy: list, tolerance: flo
     tolerance); each adds what its step adds to the totals, where the game sets them aside. The
     states are swept a part at a time (`parts`, as `_parts` makes them), each part after those it
     leads to, so values settle where the lines cannot come back before they are carried up; a part
-    of one state without a way back to itself takes one sweep. (the sweeps of every state that as many values
-    worked out would take, rounded up; the largest change of a value in the last sweep of each
-    part)."""
+    of one state without a way back to itself takes one sweep. (the sweeps of every state that as
+    many values worked out would take, rounded up; the largest change of a value in the last sweep
+    of each part; the most sweeps a part took)."""
     states = sum(len(part) for part in parts) or 1
-    worked, largest = 0, 0.0  # the values worked out, and the largest last change
+    worked, largest, most = 0, 0.0, 0  # the values worked out, the largest last change, the most sweeps
     for part in parts:
         ways_back = len(part) > 1 or any(j == part[0] for j, _ in links[part[0]])
         sweeps, change = _sweep_part(kinds, links, values, policy, tolerance, max_sweeps if ways_back else 1,
                                      part, n, improve)
-        worked += sweeps * len(part)
+        worked, most = worked + sweeps * len(part), max(most, sweeps)
         if ways_back:
             largest = max(largest, change)
             if swept is not None and sweeps > 1:
                 swept(done + -(-worked // states), change)
     if swept is not None:
         swept(done + -(-worked // states), largest)
-    return -(-worked // states), largest
+    return -(-worked // states), largest, most
 
 
 def _sweep_part(kinds: list, links: list, values: list, policy: list, tolerance: float, max_sweeps: int,

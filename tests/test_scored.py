@@ -260,6 +260,16 @@ def test_a_loop_that_adds_to_a_scored_total_has_no_fixed_point_and_the_error_say
            "time round); --depth N solves the first N moves" in stderr, stderr
 
 
+def test_a_loop_that_adds_reached_after_a_walk_is_named_with_the_sweeps_of_its_own_part(tmp_path):
+    # three steps of a walk first, each a part of its own swept once: the loop's part is swept up to the
+    # limit of 100,000 sweeps (solve's own), and the message says so
+    stderr = unsolved_with(tmp_path / "walk.rules", "state { pts: int = 0 scored  done: bool = no  n: 0..3 = 0 }\n"
+                           "action stay \"stay\" { pts += 1 }\naction stop \"stop\" { done = yes }\n"
+                           "action walk \"walk\" { n += 1 }\n"
+                           "turn { if n < 3 { walk } else { either { stay } or { stop } } }\nterminal done\nscore pts\n")
+    assert "the values still changed by 1.0e+00 after 100,000 sweeps of value iteration" in stderr, stderr
+
+
 def test_a_start_from_which_no_end_can_be_reached_is_an_error_at_once_not_after_every_sweep(tmp_path):
     # x goes round 1, 2, 3, 1, ... and never reaches 0: three states, none an end
     path = tmp_path / "round.rules"
