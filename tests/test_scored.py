@@ -266,7 +266,8 @@ def test_a_loop_that_adds_reached_after_a_walk_is_named_with_the_sweeps_of_its_o
     stderr = unsolved_with(tmp_path / "walk.rules", "state { pts: int = 0 scored  done: bool = no  n: 0..3 = 0 }\n"
                            "action stay \"stay\" { pts += 1 }\naction stop \"stop\" { done = yes }\n"
                            "action walk \"walk\" { n += 1 }\n"
-                           "turn { if n < 3 { walk } else { either { stay } or { stop } } }\nterminal done\nscore pts\n")
+                           "turn { if n < 3 { walk } else { either { stay } or { stop } } }\n"
+                           "terminal done\nscore pts\n")
     assert "the values still changed by 1.0e+00 after 100,000 sweeps of value iteration" in stderr, stderr
 
 
