@@ -183,7 +183,7 @@ def _values_of(game: CompiledGame, d: m.Param) -> Optional[list]:
     ck = game.checker
     t = ck.globals[d.name.name].type
     if t == T.BOOL:
-        return ["yes", "no"]
+        return ["no", "yes"]  # false before true, as numbers go up
     if t[0] == "enum":
         return list(ck.enums.get(t[1], ()))
     env = game.compiler.blank_env()

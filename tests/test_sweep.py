@@ -126,11 +126,11 @@ def test_a_swept_value_is_given_in_json_as_its_kind_and_in_the_table_as_set_take
     path.write_text(REACH.replace("param n in 1..3 = 1", "param far = no\nparam step in {short, long} = short")
                     .replace("x >= n", "x >= (if far then 3 else 1)"))
     out = json.loads(run_engine("solve", path, "--sweep", "far", "--json").stdout)
-    assert [(run["swept"], run["best_score"]) for run in out["runs"]] == [(True, 4), (False, 2)]
+    assert [(run["swept"], run["best_score"]) for run in out["runs"]] == [(False, 2), (True, 4)]  # no first
     assert [run["swept"] for run in json.loads(run_engine("solve", path, "--sweep", "step", "--json").stdout)["runs"]] \
         == ["short", "long"]
     assert [row.split()[:2] for row in run_engine("solve", path, "--sweep", "far").stdout.splitlines()[2:]] == [
-        ["yes", "4"], ["no", "2"]]
+        ["no", "2"], ["yes", "4"]]
 
 
 def test_a_parameter_from_a_set_of_numbers_is_swept_in_order(tmp_path):
