@@ -203,6 +203,8 @@ class CompiledGame:
         if scored is not None:
             self._scored = (scored.slot, scored.type[0] == "map")
         self.trigger_decls = [d for d in checker.decls if isinstance(d, m.TriggerDecl)]
+        # the index of each `once` trigger among the triggers (its bit in the state) -> its line in the file
+        self.once_lines = {i: d.span.line for i, d in enumerate(self.trigger_decls) if d.once}
         self._triggers = [(c.expr(d.cond), as_fork(c.block(d.body)), d.once) for d in self.trigger_decls]
         self.heuristics = {d.name.name: (c.expr(d.value), d.player and checker.syms[id(d.player)].slot, d.span)
                            for d in checker.decls if isinstance(d, m.HeuristicDecl)}
@@ -744,11 +746,15 @@ class CompiledGame:
         return [x for x in out[:most] if x[1] > 1]
 
     def state_json(self, s) -> dict:
-        """The state by field name (records as objects, bags as sorted lists)."""
+        """The state by field name (records as objects, bags as sorted lists); the player to move
+        where there are several, and where the file has `once` triggers the lines of those that
+        have fired (`fired`)."""
         records = self.checker.records
         out = {f.name: rt.to_json(v, f.type, records) for f, v in zip(self.checker.fields, s)}
         if self.num_players > 1:
             out["to_move"] = self.player_names[s[self.nstate - 2]]
+        if self.once_lines:
+            out["fired"] = [line for i, line in self.once_lines.items() if s[self.nstate - 1] >> i & 1]
         return out
 
     def chance_steps(self, line) -> list:

@@ -52,7 +52,7 @@ def read_start(game, path: str):
         raise UsageError(f"{flag}: expected an object of the state's fields, as solve --json prints one")
     ck, c = game.checker, game.compiler
     names = [f.name for f in ck.fields]
-    extra = sorted(set(data) - set(names) - {"to_move"})
+    extra = sorted(set(data) - set(names) - {"to_move"} - ({"fired"} if game.once_lines else set()))
     missing = [n for n in names if n not in data and n != game.scored_field]
     if extra or missing:
         raise UsageError(f"{flag}: " + "; ".join(
@@ -90,7 +90,26 @@ def read_start(game, path: str):
             raise UsageError(f"{flag}: to_move: expected the player to move, one of {', '.join(game.player_names)}, "
                              + ("but it is missing" if "to_move" not in data else f"got {clip(json.dumps(who), 60)}"))
         mover = game.player_names.index(who)
-    return tuple(values) + (mover, 0)  # no `once` trigger has fired
+    return tuple(values) + (mover, _fired(game, data, flag))
+
+
+def _fired(game, data: dict, flag: str) -> int:
+    """The bits of the `once` triggers the state says have fired (`fired`: their lines), which a file
+    with such triggers must say: a state can tell it no other way."""
+    lines = game.once_lines
+    if not lines:
+        return 0
+    named = ", ".join(str(line) for line in lines.values())
+    if "fired" not in data:
+        lines_of = f"line{'s' if len(lines) > 1 else ''} {named}"
+        raise UsageError(f"{flag}: fired is missing: the file's `when ... once` triggers ({lines_of}) run once a game, "
+                         "so a state says which have fired, as the engine writes states: \"fired\": [LINE, ...], "
+                         "or [] for none")
+    given = data["fired"]
+    if not isinstance(given, list) or not all(type(x) is int and x in lines.values() for x in given):
+        raise UsageError(f"{flag}: fired: expected a list of the lines of `when ... once` triggers that have fired "
+                         f"(of {named}), got {clip(json.dumps(given), 60)}")
+    return sum(1 << i for i, line in lines.items() if line in given)
 
 
 class _Reader:

@@ -127,3 +127,34 @@ def test_a_game_of_one_player_refuses_another_to_move_in_from(tmp_path):
                                            f'name, got "Z" (leave it out)\n')
     start.write_text(json.dumps(state))
     assert run_engine("solve", "rules/nidavellir.rules", "--from", start).returncode == 0
+
+
+BONUS = """state { n: 0..4 = 0  pts: int = 0 }
+action step "step" { n += 1  pts += 1 }
+turn { step }
+when n >= 2 once { pts += 10 }
+terminal n == 4
+score pts
+"""
+
+
+def test_a_state_says_which_once_triggers_have_fired_and_from_it_they_fire_no_more(tmp_path):
+    # by hand: four steps of 1 and the bonus of 10 once n reaches 2 (line 4): 14 in all. From n = 3,
+    # pts = 13 the bonus has fired: 14 at the end; told it has not, it fires again: 24
+    path = tmp_path / "bonus.rules"
+    path.write_text(BONUS)
+    line = json.loads(run_engine("solve", path, "--json").stdout)["best_line"]
+    assert json.loads(run_engine("solve", path, "--json").stdout)["value"] == [14]
+    assert [step["state"]["fired"] for step in line] == [[], [], [4], [4], [4]]  # after the second step
+    for fired, value in (([4], 14), ([], 24)):
+        start = tmp_path / "s.json"
+        start.write_text(json.dumps({"n": 3, "pts": 13, "fired": fired}))
+        assert json.loads(run_engine("solve", path, "--from", start, "--json").stdout)["value"] == [value]
+    start.write_text(json.dumps({"n": 3, "pts": 13}))
+    r = run_engine("solve", path, "--from", start)
+    assert (r.returncode, r.stderr) == (2, f"error: --from {start}: fired is missing: the file's `when ... once` "
+                                           "triggers (line 4) run once a game, so a state says which have fired, as "
+                                           "the engine writes states: \"fired\": [LINE, ...], or [] for none\n")
+    start.write_text(json.dumps({"n": 3, "pts": 13, "fired": [5]}))
+    assert "fired: expected a list of the lines of `when ... once` triggers that have fired (of 4), got [5]" in \
+        run_engine("solve", path, "--from", start).stderr
