@@ -135,6 +135,8 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         before = text[:e.token.start_pos]
         if (turned := text[e.token.start_pos + 1:e.token.start_pos + 2]) in ("<", ">"):
             hint = f"write `{turned}=`"
+        elif _trigger_in_a_block(text, e.token.start_pos):
+            hint = _TRIGGER_HINT
         elif scored := re.search(r"(?:^|\n)\s*score\s+for\s+(\w+)\s*$", before):
             hint = f"each player's score follows a colon: score for {scored.group(1)}: EXPR"
         elif bracket == "{" and words == {"':'"} and re.search(r"\bstate\s*\{[^{}]*$", before):
@@ -353,12 +355,17 @@ def _method_hint(field: str, method: str) -> str:
 def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     """A hint for a habit from other languages, or for an `if` or `score` left unfinished."""
     line_before = text[text.rfind("\n", 0, at) + 1:at]
-    if (word := re.search(rf"(?:^|[{{}};\s])({'|'.join(STATEMENT_WORDS)})\s*$", line_before)) and \
+    # the word, or the word and a name (`draw n`), just before: on this line or an earlier one
+    if (word := re.search(rf"(?:^|[{{}};\s])({'|'.join(STATEMENT_WORDS)})(?:\s+\w+)?\s*$", _blanked(text[:at]))) and \
             (action := re.search(rf"^[ \t]*action\s+({word.group(1)})\b", text, re.M)):
         return f"`{word.group(1)}` begins a statement, so the action `{word.group(1)}` (line " \
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
     if got in _HABITS:
         return _HABITS[got]
+    if re.fullmatch(r"\s*when\s+once\s*", line_before):
+        return "`once` goes after the condition: when COND once { ... }"
+    if _trigger_in_a_block(text, at):
+        return _TRIGGER_HINT
     opening = re.split(r"[{}]", _blanked(line_before))[-1]  # since the last brace: the block not yet open
     if got == ":" and "'{'" in words and (block := re.findall(rf"\b(?:{'|'.join(_BLOCKS)})\b", opening)):
         return f"a block goes in braces, not after a colon: {_BLOCKS[block[-1]]}"
@@ -374,7 +381,7 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return "players are separated by commas: players A, B"
     if re.fullmatch(r"\s*game\s*", line_before) and "a string in double quotes" in words:
         return 'the title is a string: game "' + (got if re.fullmatch(r"\w+", got) else "TITLE") + '"'
-    if "'to'" in words and re.search(r"(?:^|[{}\s])pass\s*$", line_before):
+    if "'to'" in words and re.search(r"(?:^|[{}\s])pass\s*$", _blanked(text[:at])):
         return "`pass to PLAYER` names who moves next; a step that does nothing is an empty block: { }"
     # a misspelt `where` after `choose k in ...`, or `for` after `score`: the parser stops a word later
     for near, after in (("where", r"\b(?:choose|for|draw)\s[^\n]*?\bin\b"), ("for", r"^\s*score\b")):
@@ -422,7 +429,7 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
                f"[if j == {j} then NEW else {whole}[j] for j in 0..len({whole}) - 1]`"
     if got == "else" and words == {"'or'"}:
         return _EITHER_ELSE
-    if got != "{" and (word := re.search(r"(?:^|[{}\s])(optional|either)\s*$", line_before)):
+    if got != "{" and (word := re.search(r"(?:^|[{}\s])(optional|either)\s*$", _blanked(text[:at]))):
         return f"`{word.group(1)}` takes a block in braces: {word.group(1)} {{ ... }}"
     if got == "then" and re.match(r"\s*(when|chance\s+when)\b", line_before):
         return "a block follows the condition without `then`: " + \
@@ -477,6 +484,16 @@ _BLOCKS = {"for": "for x in xs { ... }", "if": "if COND { ... }", "else": "else 
            "either": "either { ... } or { ... }", "optional": "optional { ... }", "try": "try { ... }",
            "turn": "turn { ... }", "state": "state { ... }", "action": 'action NAME "LABEL" { ... }'}
 """The forms of the blocks a statement or declaration takes, for a colon written before one."""
+
+_TRIGGER_HINT = "a trigger, `when COND { ... }`, is a declaration of its own, outside the turn and the actions"
+
+
+def _trigger_in_a_block(text: str, at: int) -> bool:
+    """Whether the line before `at` begins a `when` (before its block) inside a block: a trigger
+    written in the turn or an action, where the parser takes `when` for a name."""
+    line_before = text[text.rfind("\n", 0, at) + 1:at]
+    return bool(re.search(r"(?:^|[{}])\s*when\b[^{}]*$", line_before)) and _inside(text, at) == "{"
+
 
 _CONDITION_HINT = "`{0}` is followed by the condition itself, without {1}: {0} COND (such as {0} pile == 0)"
 

@@ -937,6 +937,9 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("if done { moves += 1 } else‸: { moves += 2 }", "a block goes in braces, not after a colon: else { ... }"),
     ("choose x in 1..3‸:  moves += x", "a choose or draw takes no colon: the statements after it go on in the same "
                                       "block"),
+    ("moves += 1\n        when moves =‸= 3 { done = yes }",
+     "a trigger, `when COND { ... }`, is a declaration of its own, outside the turn and the actions"),
+    ("optional\n        ‸}", "`optional` takes a block in braces: optional { ... }"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
@@ -2851,6 +2854,14 @@ STARS = """
     ("turn { take }", "action skip { pass ‸}\nturn { take }",
      "`pass to PLAYER` names who moves next; a step that does nothing is an empty block: { }"),
     ("turn { take }", "turn‸: take", "a block goes in braces, not after a colon: turn { ... }"),
+    ("turn { take }", "turn { take }\nwhen once ‸pile == 2 { pile -= 0 }",
+     "`once` goes after the condition: when COND once { ... }"),
+    ("turn { take }", 'action pass "pass" { }\nturn {\n    either { take } or {\n        pass\n    ‸}\n}',
+     "`pass` begins a statement, so the action `pass` (line 5) cannot be called by its name; give the action "
+     "another name"),
+    ("turn { take }", 'action draw "draw" { }\nturn { draw\n    pile ‸-= 0 }',
+     "`draw` begins a statement, so the action `draw` (line 5) cannot be called by its name; give the action "
+     "another name"),
     ('action take "{current} takes {n}" {', 'action take "{current} takes {n}"‸: {',
      'a block goes in braces, not after a colon: action NAME "LABEL" { ... }'),
 ])
