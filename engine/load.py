@@ -75,7 +75,11 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
                 continue
             if not Path(target).exists():
                 where = "" if Path(d.path).is_absolute() else f" next to {path}"
-                errors.append(Diagnostic("missing-file", f"no rule file '{d.path}'{where}", d.span))
+                folder = Path(target).parent
+                near = did_you_mean(Path(d.path).name, [f.name for f in folder.glob("*.rules")]) \
+                    if folder.is_dir() else None
+                errors.append(Diagnostic("missing-file", f"no rule file '{d.path}'{where}", d.span,
+                                         f"did you mean '{str(Path(d.path).parent / near)}'?" if near else None))
                 continue
             try:
                 used, _ = read_rules(target, sources, chain + (path,))
