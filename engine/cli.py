@@ -1363,6 +1363,14 @@ def _main(argv) -> int:
         if state is not None:
             print(f"the state it failed in: {clip(state, 2000)}", file=sys.stderr)
         return 1
+    except RecursionError:  # the last resort: each place known to go deep says why itself
+        _failing[0] = 1
+        text = "the run went deeper than the stack allows: a chain of steps or calls that does not end where it " \
+               "should (a search following chance steps round and round, say); the command and the rule file " \
+               "would let it be found"
+        print(f"error: {text}", file=sys.stderr)
+        _json_error(args, text, argv)
+        return 1
     except KeyboardInterrupt as e:
         _failing[0] = 130
         so_far = getattr(e, "so_far", "")

@@ -480,6 +480,42 @@ def test_osla_values_a_roll_by_the_mean_of_what_it_may_bring(tmp_path, start, mo
         assert game.describe(r.move) == move
 
 
+TOSS = """game "toss until heads"
+state { heads: bool = no  n: 0..3 = 0 }
+chance when not heads { draw d in 1..2  if d == 2 { heads = yes } }
+action keep "keep" { n = 3 }
+action again "again" { heads = no  n += 1 }
+turn { either { keep } or { again } }
+terminal n == 3
+score n
+"""
+
+
+def test_osla_values_chance_that_comes_back_to_itself_by_the_heuristic_there(tmp_path):
+    # tails tosses again, from the very same state: followed for ever it never ended. By hand: after
+    # "again" the toss is worth half of heads (n = 1, so 1) and half of the toss met again, valued by
+    # the score there (1): 1, less than keep's 3, so osla keeps
+    from search.osla import osla
+    path = tmp_path / "toss.rules"
+    path.write_text(TOSS)
+    game = load_game(str(path))
+    s = game.initial_state()
+    s = game.apply(s, game.chance_outcomes(s)[1][0])  # heads: the player chooses
+    assert game.describe(osla(game, s, rng=random.Random(0)).move) == "keep"
+
+
+def test_a_run_too_deep_for_the_stack_is_an_error_not_a_traceback(monkeypatch, capsys):
+    import engine.cli_search as cli_search
+    from engine.cli import main
+
+    def deep(args):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(cli_search, "cmd_stats", deep)
+    assert main(["stats", "rules/tictactoe.rules"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: the run went deeper than the stack allows") and "Traceback" not in err, err
+
+
 REACH_FOUR = """game "reach four"
 state { n: 0..5 = 0 }
 action add "add {k}" { choose k in 1..2  n += k }
