@@ -311,11 +311,22 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
         raise RuleErrors([_too_deep(path)], sources, title) from None
 
 
+ASIDE_OF_A_SOLVE = ("heuristic", "view", "agent")
+"""The declarations that cannot change what a solve finds."""
+
+
 def rules_digest(texts) -> str:
     """A short digest of rule texts (a file and those it uses, in the order read) that a change to
-    their comments or spacing leaves as it was: what a policy file was solved from."""
-    words = [" ".join(re.sub(r'("[^"\n]*")|#[^\n]*', lambda c: c.group(1) or "", t).split()) for t in texts]
-    return hashlib.sha256("\n".join(words).encode()).hexdigest()[:16]
+    their comments or spacing, or to a declaration that cannot change a solve (a heuristic, the
+    view, an agent's settings), leaves as it was: what a policy file was solved from."""
+    kept = []
+    for t in texts:
+        t = re.sub(r'("[^"\n]*")|#[^\n]*', lambda c: c.group(1) or "", t)
+        # a declaration runs from its unindented first line to the next unindented line
+        decls = re.split(r"\n(?=\S)", t)
+        kept.append(" ".join(" ".join(d for d in decls if d.split(None, 1)[:1] != [] and
+                                      d.split(None, 1)[0] not in ASIDE_OF_A_SOLVE).split()))
+    return hashlib.sha256("\n".join(kept).encode()).hexdigest()[:16]
 
 
 def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_SOURCE) -> list:
