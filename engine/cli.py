@@ -21,9 +21,9 @@ from .diagnostics import (Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, U
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_from, add_parsers, check_depth, check_heuristic, print_view, started_json
 from .cli_sweep import sweep
-from .lint import (dead_ends, endless, hidden_fields, joined, lets_in_loops, lone_player_scores, partial_tables,
-                   reversed_ranges, sides_out_of_order, stale_labels, unapplied, unchecked_ranges, unread_fields,
-                   unread_lets, unreached, unused)
+from .lint import (dead_ends, endless, fields_for_the_view, hidden_fields, joined, lets_in_loops, lone_player_scores,
+                   partial_tables, reversed_ranges, sides_out_of_order, stale_labels, unapplied, unchecked_ranges,
+                   unread_fields, unread_lets, unreached, unused)
 from .plots import check_plot_target, score_histogram
 from .game import fraction_text
 from .scored import could_be_scored, reads_scored
@@ -176,7 +176,7 @@ def cmd_validate(args) -> int:
             continue
         ck = game.checker
         problems = (unused(ck) + unread_lets(ck) + lets_in_loops(ck) + hidden_fields(ck) + unread_fields(ck)
-                    + stale_labels(ck) + lone_player_scores(ck)
+                    + stale_labels(ck) + lone_player_scores(ck) + fields_for_the_view(ck)
                     + partial_tables(ck)
                     + reversed_ranges(ck) + unchecked_ranges(ck) + sides_out_of_order(ck)
                     + _simulate(game, args.playouts, args.steps, settings))

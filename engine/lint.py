@@ -187,6 +187,25 @@ def unread_fields(ck: Checker) -> list:
             for sym in ck.fields if id(sym) not in read and sym.span.line]
 
 
+def fields_for_the_view(ck: Checker) -> list:
+    """A warning for each state field that the view reads and nothing else does (a def the view
+    calls counts as something else): each value it takes makes a state of its own, for a view."""
+    own: set = set()  # as in unread_fields: a field's change reading the field itself is no read
+    for kind in (m.Assign, m.Update, m.IndexAssign, m.IndexUpdate):
+        for st in nodes_in(ck.decls, kind):
+            target = ck.syms.get(id(st.target))
+            own.update(id(n) for n in nodes_in(st.value, m.Name) if ck.syms.get(id(n)) is target)
+
+    def read_in(decls) -> set:
+        return {id(ck.syms[id(n)]) for n in nodes_in(decls, m.Name) if id(n) in ck.syms and id(n) not in own}
+    views = tuple(d for d in ck.decls if isinstance(d, m.ViewDecl))
+    elsewhere = read_in(tuple(d for d in ck.decls if not isinstance(d, m.ViewDecl)))
+    return [Diagnostic("view-only", f"state field '{sym.name}' is read by the view alone", sym.span,
+                       "each value it takes still makes a state of its own (solve holds each, searches tell them "
+                       "apart), to be shown; without it the game has fewer states", severity="warning")
+            for sym in ck.fields if id(sym) in read_in(views) and id(sym) not in elsewhere and sym.span.line]
+
+
 def lone_player_scores(ck: Checker) -> list:
     """A warning at `score for p` in a file that declares no `players`: its game has one player,
     so p is always that one (a `players` line forgotten, say, and `p == current` always true)."""

@@ -2888,3 +2888,16 @@ def test_score_for_p_without_players_is_a_warning_that_the_game_has_one_player(t
     line = 6 if players else 5
     assert (f"{path}:{line}:11: warning[one-player]: `score for p` in a game of one player: the file declares no "
             "`players`, so p is always the one player" in r.stderr) == (not players), r.stderr
+
+
+@pytest.mark.parametrize("view, warned", [('view "{n} after {last}"', True), ('view "{n}"', False),
+                                          ('def shown() = last\nview "{shown()}"', False)])
+def test_a_field_only_the_view_reads_is_a_warning(tmp_path, engine_cli, view, warned):
+    # `last` changes with every step but only the view reads it (through a def, the def counts as a read)
+    path = tmp_path / "shown.rules"
+    path.write_text("state { n: 0..3 = 0  last: int = 0 }\naction go \"go {k}\" { choose k in 1..2  n = min(3, n + k)"
+                    "  last = k }\nturn { go }\nterminal n == 3\nscore n\n" + view + "\n")
+    r = engine_cli("validate", str(path), "--playouts", "2")
+    assert r.returncode == 0, r.stderr
+    assert (f"{path}:1:22: warning[view-only]: state field 'last' is read by the view alone" in r.stderr) == warned, \
+        r.stderr
