@@ -175,12 +175,7 @@ def unread_fields(ck: Checker) -> list:
     """A warning for each state field that nothing reads (not the score, the end, a condition,
     another field's change, a label, the view, a heuristic or an invariant): each value it takes
     still makes a state of its own, so `solve` holds more states and searches tell fewer apart."""
-    own: set = set()  # the names a change of a field reads of that field itself (a = a + 1)
-    for kind in (m.Assign, m.Update, m.IndexAssign, m.IndexUpdate):
-        for st in nodes_in(ck.decls, kind):
-            target = ck.syms.get(id(st.target))
-            own.update(id(n) for n in nodes_in(st.value, m.Name) if ck.syms.get(id(n)) is target)
-    read = {id(ck.syms[id(n)]) for n in nodes_in(ck.decls, m.Name) if id(n) in ck.syms and id(n) not in own}
+    read = _fields_read(ck, ck.decls)
     return [Diagnostic("unused", f"state field '{sym.name}' is never read", sym.span,
                        "its changes still make states of their own (solve holds each, searches tell them apart); "
                        "without it the game has fewer states", severity="warning")
@@ -190,20 +185,23 @@ def unread_fields(ck: Checker) -> list:
 def fields_for_the_view(ck: Checker) -> list:
     """A warning for each state field that the view reads and nothing else does (a def the view
     calls counts as something else): each value it takes makes a state of its own, for a view."""
-    own: set = set()  # as in unread_fields: a field's change reading the field itself is no read
+    views = tuple(d for d in ck.decls if isinstance(d, m.ViewDecl))
+    elsewhere = _fields_read(ck, tuple(d for d in ck.decls if not isinstance(d, m.ViewDecl)))
+    return [Diagnostic("view-only", f"state field '{sym.name}' is read by the view alone", sym.span,
+                       "each value it takes still makes a state of its own (solve holds each, searches tell them "
+                       "apart), to be shown; without it the game has fewer states", severity="warning")
+            for sym in ck.fields if id(sym) in _fields_read(ck, views) and id(sym) not in elsewhere and sym.span.line]
+
+
+def _fields_read(ck: Checker, decls: tuple) -> set:
+    """The ids of the symbols the declarations read, but where a change of a field reads that field
+    itself (a = a + 1), which is no read of it."""
+    own: set = set()
     for kind in (m.Assign, m.Update, m.IndexAssign, m.IndexUpdate):
         for st in nodes_in(ck.decls, kind):
             target = ck.syms.get(id(st.target))
             own.update(id(n) for n in nodes_in(st.value, m.Name) if ck.syms.get(id(n)) is target)
-
-    def read_in(decls) -> set:
-        return {id(ck.syms[id(n)]) for n in nodes_in(decls, m.Name) if id(n) in ck.syms and id(n) not in own}
-    views = tuple(d for d in ck.decls if isinstance(d, m.ViewDecl))
-    elsewhere = read_in(tuple(d for d in ck.decls if not isinstance(d, m.ViewDecl)))
-    return [Diagnostic("view-only", f"state field '{sym.name}' is read by the view alone", sym.span,
-                       "each value it takes still makes a state of its own (solve holds each, searches tell them "
-                       "apart), to be shown; without it the game has fewer states", severity="warning")
-            for sym in ck.fields if id(sym) in read_in(views) and id(sym) not in elsewhere and sym.span.line]
+    return {id(ck.syms[id(n)]) for n in nodes_in(decls, m.Name) if id(n) in ck.syms and id(n) not in own}
 
 
 def lone_player_scores(ck: Checker) -> list:
