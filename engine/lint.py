@@ -188,8 +188,9 @@ def fields_for_the_view(ck: Checker) -> list:
     views = tuple(d for d in ck.decls if isinstance(d, m.ViewDecl))
     elsewhere = _fields_read(ck, tuple(d for d in ck.decls if not isinstance(d, m.ViewDecl)))
     return [Diagnostic("view-only", f"state field '{sym.name}' is read by the view alone", sym.span,
-                       "each value it takes still makes a state of its own (solve holds each, searches tell them "
-                       "apart), to be shown; without it the game has fewer states", severity="warning")
+                       "where its value does not follow from the other fields', each value it takes makes a state of "
+                       "its own (solve holds each, searches tell them apart), only to be shown; a view can work out "
+                       "what it shows from the fields the rules read", severity="warning")
             for sym in ck.fields if id(sym) in _fields_read(ck, views) and id(sym) not in elsewhere and sym.span.line]
 
 

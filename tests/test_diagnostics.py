@@ -2447,8 +2447,10 @@ def test_validate_warns_of_a_state_field_nothing_reads(tmp_path, engine_cli):
         """), encoding="utf-8")
     result = engine_cli("validate", str(path), "--playouts", "0")
     assert result.returncode == 0
-    assert result.stderr.count("warning[") == 2, result.stderr  # built, and kept, read only by its own change
+    # built, and kept, read only by its own change; shown is read, by the view alone (a warning of its own)
+    assert result.stderr.count("warning[") == 3, result.stderr
     assert result.stderr.startswith(f"{path}:1:26: warning[unused]: state field 'built' is never read\n")
+    assert f"{path}:1:43: warning[view-only]: state field 'shown' is read by the view alone\n" in result.stderr
     assert f"{path}:1:60: warning[unused]: state field 'kept' is never read\n" in result.stderr
     assert "hint: its changes still make states of their own (solve holds each, searches tell them apart); " \
            "without it the game has fewer states\n" in result.stderr
