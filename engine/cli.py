@@ -1365,9 +1365,8 @@ def _main(argv) -> int:
         return 1
     except RecursionError:  # the last resort: each place known to go deep says why itself
         _failing[0] = 1
-        text = "the run went deeper than the stack allows: a chain of steps or calls that does not end where it " \
-               "should (a search following chance steps round and round, say); the command and the rule file " \
-               "would let it be found"
+        text = "the run went deeper than the stack allows: a chain of steps or of calls too long to follow (a " \
+               "search following thousands of chance steps one after another, say)"
         print(f"error: {text}", file=sys.stderr)
         _json_error(args, text, argv)
         return 1

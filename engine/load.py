@@ -317,11 +317,12 @@ ASIDE_OF_A_SOLVE = ("heuristic", "view", "agent")
 
 def rules_digest(texts) -> str:
     """A short digest of rule texts (a file and those it uses, in the order read) that a change to
-    their comments or spacing, or to a declaration that cannot change a solve (a heuristic, the
-    view, an agent's settings), leaves as it was: what a policy file was solved from."""
+    their comments, `source` notes or spacing, or to a declaration that cannot change a solve (a
+    heuristic, the view, an agent's settings), leaves as it was: what a policy file was solved
+    from. A def that only those use still counts."""
     kept = []
     for t in texts:
-        t = re.sub(r'("[^"\n]*")|#[^\n]*', lambda c: c.group(1) or "", t)
+        t = re.sub(r'\bsource\s+"[^"\n]*"|("[^"\n]*")|#[^\n]*', lambda c: c.group(1) or "", t)  # notes too
         # a declaration runs from its unindented first line to the next unindented line
         decls = re.split(r"\n(?=\S)", t)
         kept.append(" ".join(" ".join(d for d in decls if d.split(None, 1)[:1] != [] and

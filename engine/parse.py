@@ -380,7 +380,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if re.fullmatch(r"\s*players\s+\w+(?:\s*,\s*\w+)*\s+", line_before) and re.fullmatch(r"\w+", got):
         return "players are separated by commas: players A, B"
     if re.fullmatch(r"\s*game\s*", line_before) and "a string in double quotes" in words:
-        return 'the title is a string: game "' + (got if re.fullmatch(r"\w+", got) else "TITLE") + '"'
+        title = text[at:text.find("\n", at) if "\n" in text[at:] else len(text)].split("#")[0].strip()
+        return 'the title is a string: game "' + (title if re.fullmatch(r"[\w ]+", title) else "TITLE") + '"'
     if "'to'" in words and re.search(r"(?:^|[{}\s])pass\s*$", _blanked(text[:at])):
         return "`pass to PLAYER` names who moves next; a step that does nothing is an empty block: { }"
     # a misspelt `where` after `choose k in ...`, or `for` after `score`: the parser stops a word later

@@ -78,6 +78,9 @@ def policy_agent(spec: str, game, params: dict, start: Optional[str] = None, fla
     for n, row in enumerate(rows, 1):
         if n == 1 and (about := _solved_for(who, path, row, game, params)) is not None:
             aside = about.get("scored_aside")
+            if about.get("from") is not None and start is None:
+                raise UsageError(f"{who}: {path} was solved from --from {about['from']}, so it holds the states "
+                                 f"reached from there: give the games that start too, --from {about['from']}")
             continue
         try:
             line = json.loads(row)
@@ -108,8 +111,8 @@ def _solved_for(who: str, path: str, row: str, game, params: dict) -> Optional[d
         raise UsageError(f"{who}: {path} is the policy of '{about['game']}', not of '{game.title}'")
     if about.get("rules") not in (None, game.rules_digest):
         raise UsageError(f"{who}: {path} was solved from other rules than those of {game.path} (they differ "
-                         "beyond comments, spacing, heuristics, the view and agents), so its moves may not be the best "
-                         "there; solve --policy again")
+                         "beyond comments, notes, spacing and the heuristic, view and agent declarations), so its "
+                         "moves may not be the best there; solve --policy again")
     solved = about.get("params", {})
     other = [k for k in params if k in solved and solved[k] != params[k]]
     if other:

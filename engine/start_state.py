@@ -106,9 +106,10 @@ def _fired(game, data: dict, flag: str) -> int:
                          "so a state says which have fired, as the engine writes states: \"fired\": [LINE, ...], "
                          "or [] for none")
     given = data["fired"]
-    if not isinstance(given, list) or not all(type(x) is int and x in lines.values() for x in given):
-        raise UsageError(f"{flag}: fired: expected a list of the lines of `when ... once` triggers that have fired "
-                         f"(of {named}), got {clip(json.dumps(given), 60)}")
+    if not isinstance(given, list) or not all(type(x) is int and x in lines.values() for x in given) \
+            or len(set(given)) < len(given):
+        raise UsageError(f"{flag}: fired: expected a list of the lines of `when ... once` triggers that have fired, "
+                         f"each once (of {named}), got {clip(json.dumps(given), 60)}")
     return sum(1 << i for i, line in lines.items() if line in given)
 
 

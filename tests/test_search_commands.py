@@ -481,14 +481,15 @@ def test_a_policy_solved_from_rules_changed_since_is_refused_but_not_for_comment
     def play():
         return run_engine("play", path, "--agents", f"policy:{policy}", "--games", "1")
     path.write_text("# a comment  # and \"quotes\"\n" + text.replace("  x += k", "\n    x += k  # one more\n")
+                    .replace("score 10 - x", 'score 10 - x source "a note"')
                     + "heuristic far = x\n    source \"a heuristic changes no solve\"\nview \"{x}\"\n")
     assert play().returncode == 0, play().stderr
     path.write_text(text.replace('"go {k}"', '"go by {k}"'))  # a label is rules: the policy names moves by it
     r = play()
     assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} was solved from other rules "
-                                           f"than those of {path} (they differ beyond comments, spacing, heuristics, "
-                                           "the view and agents), so its moves may not be the best there; solve "
-                                           "--policy again\n")
+                                           f"than those of {path} (they differ beyond comments, notes, spacing and "
+                                           "the heuristic, view and agent declarations), so its moves may not be the "
+                                           "best there; solve --policy again\n")
     path.write_text(text.replace("score 10 - x", "score x"))  # every state and move as before: only the score
     assert play().returncode == 2
 

@@ -155,6 +155,20 @@ def test_a_state_says_which_once_triggers_have_fired_and_from_it_they_fire_no_mo
     assert (r.returncode, r.stderr) == (2, f"error: --from {start}: fired is missing: the file's `when ... once` "
                                            "triggers (line 4) run once a game, so a state says which have fired, as "
                                            "the engine writes states: \"fired\": [LINE, ...], or [] for none\n")
-    start.write_text(json.dumps({"n": 3, "pts": 13, "fired": [5]}))
-    assert "fired: expected a list of the lines of `when ... once` triggers that have fired (of 4), got [5]" in \
-        run_engine("solve", path, "--from", start).stderr
+    for fired in ([5], [4, 4]):
+        start.write_text(json.dumps({"n": 3, "pts": 13, "fired": fired}))
+        assert "fired: expected a list of the lines of `when ... once` triggers that have fired, each once (of 4), " \
+            f"got {json.dumps(fired)}" in run_engine("solve", path, "--from", start).stderr
+
+
+def test_a_policy_solved_from_a_state_is_refused_for_games_from_the_initial_one(tmp_path):
+    marks = {(0, 0): "X", (1, 1): "X", (2, 0): "O", (2, 1): "O"}
+    start = position(tmp_path, marks, "X")
+    policy = tmp_path / "p.jsonl"
+    assert run_engine("solve", TTT, "--from", start, "--policy", policy).returncode == 0
+    r = run_engine("play", TTT, "--agents", f"policy:{policy},random", "--games", "1")
+    assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} was solved from --from "
+                                           f"{start}, so it holds the states reached from there: give the games that "
+                                           f"start too, --from {start}\n")
+    assert run_engine("play", TTT, "--agents", f"policy:{policy},random", "--games", "1", "--from", start
+                      ).returncode == 0
