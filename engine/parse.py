@@ -168,8 +168,8 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             if word is not None:  # the statement's first word: the error is there, not where parsing gave up
                 msg = f"expected a statement, got '{text[word:word + len(text[word:].split(None, 1)[0])]}'"
                 line, col = _line_col(text, word)
-    if top_level and hint is None and isinstance(e, UnexpectedToken) and e.token.type == "NAME":
-        hint = _ENDS_HINT if e.token.value.lower() in _ENDING_WORDS else DECLARATIONS_HINT
+    if top_level and isinstance(e, UnexpectedToken) and e.token.type == "NAME":
+        hint = _ENDS_HINT if e.token.value.lower() in _ENDING_WORDS else hint or DECLARATIONS_HINT
     return Diagnostic("syntax", msg, m.Span(path, line, col, line, col + 1), hint)
 
 
@@ -375,6 +375,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return _CONDITION_HINT.format(word.group(1), "a colon")
     if got == ":" and re.fullmatch(r"\s*score\s*", line_before):
         return "`score EXPR` scores the game, `score for p: EXPR` each player"
+    if got != ":" and (scored := re.fullmatch(r"\s*score\s+for\s+(\w+)\s*", line_before)):
+        return f"each player's score follows a colon: score for {scored.group(1)}: EXPR"
     if got == ":" and re.fullmatch(r"\s*players\s*", line_before):
         return "the players follow the word without a colon: players A, B"
     if re.fullmatch(r"\s*players\s+\w+(?:\s*,\s*\w+)*\s+", line_before) and re.fullmatch(r"\w+", got):

@@ -2803,7 +2803,8 @@ END_GAME = """
     """
 
 
-@pytest.mark.parametrize("line", ["‸end when moves == 9", "‸ends when moves == 9", "‸over: moves == 9"])
+@pytest.mark.parametrize("line", ["‸end when moves == 9", "‸ends when moves == 9", "‸over: moves == 9",
+                                  "‸game_over moves == 9"])
 def test_a_game_ended_with_another_word_is_told_of_terminal(tmp_path, line):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(END_GAME.replace("LINE", line)))
     word = line[1:].split()[0].rstrip(":")
@@ -2852,6 +2853,8 @@ STARS = """
 
 @pytest.mark.parametrize("was, mistake, hint", [
     ("score for p: stars[p]", "score for p ‸= stars[p]", "each player's score follows a colon: score for p: EXPR"),
+    ("score for p: stars[p]", "score for p ‸stars[p]", "each player's score follows a colon: score for p: EXPR"),
+    ('game "Stars"', "game ‸Take the stars", 'the title is a string: game "Take the stars"'),
     ("pile: 0..5 = 5", "pile ‸= 5",
      "a state field has a type before its value: pile: TYPE = VALUE (such as 0..9, int or list<int> for TYPE)"),
     ("{A: 0, B: 0}", "{A ‸= 0, B: 0}", "a map is written {KEY: VALUE, ...}"),
