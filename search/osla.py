@@ -14,7 +14,7 @@ def osla(game, state, *, rng, budget: Optional[int] = None, heuristic: Optional[
     ties broken at random. A successor where chance moves is worth the mean of what its
     outcomes are worth, by their weights (a roll of the dice is judged by the rolls it may
     bring, not by the state before it), an outcome where chance moves again likewise; one that
-    comes back to a chance state on its way (a coin tossed until it shows heads) is worth what
+    comes back to a chance state on its way (a toss made again until one side shows) is worth what
     the heuristic gives that state. Needs one call plus one per move and one per chance
     outcome, whatever the budget."""
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
