@@ -185,13 +185,13 @@ def unread_fields(ck: Checker) -> list:
 def fields_for_the_view(ck: Checker) -> list:
     """A warning for each state field that the view reads and nothing else does (a def the view
     calls counts as something else): each value it takes makes a state of its own, for a view."""
-    views = tuple(d for d in ck.decls if isinstance(d, m.ViewDecl))
+    shown = _fields_read(ck, tuple(d for d in ck.decls if isinstance(d, m.ViewDecl)))
     elsewhere = _fields_read(ck, tuple(d for d in ck.decls if not isinstance(d, m.ViewDecl)))
     return [Diagnostic("view-only", f"state field '{sym.name}' is read by the view alone", sym.span,
                        "where its value does not follow from the other fields', each value it takes makes a state of "
                        "its own (solve holds each, searches tell them apart), only to be shown; a view can work out "
                        "what it shows from the fields the rules read", severity="warning")
-            for sym in ck.fields if id(sym) in _fields_read(ck, views) and id(sym) not in elsewhere and sym.span.line]
+            for sym in ck.fields if id(sym) in shown and id(sym) not in elsewhere and sym.span.line]
 
 
 def _fields_read(ck: Checker, decls: tuple) -> set:
