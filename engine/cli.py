@@ -1213,9 +1213,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"stop with an error past N states, each held in memory (default {MAX_STATES:,})")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--plot", metavar="FILE.png", help="draw how many terminal paths end with each score")
-    s.add_argument("--sweep", metavar="NAME",
+    s.add_argument("--sweep", metavar="NAME", action="append",
                    help="solve once for each value of the parameter NAME, a row each (NAME=A..B or NAME=V,W: "
-                        "those values only)")
+                        "those values only); given again, for each combination of the parameters' values")
     s.add_argument("--policy", metavar="FILE.jsonl",
                    help="write the best move in every state where a player moves, one JSON object a line")
     s.add_argument("--heuristic", metavar="H",

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
+import math
 import re
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -25,14 +27,16 @@ def _as_json(value: str):
 
 
 def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
-    """Run `solve_one` (the solve command) with each value of the parameter args.sweep added to
-    the --set values, its JSON read back, and print a row per value (or, with --json, one object
-    holding each run's). A value the file forbids is a row saying so; a run that fails shows
-    its error on stderr after the setting, and the sweep then exits 1. A number past which the
-    states outgrow --max-states ends a sweep of all of a parameter's numbers: the larger ones are
-    rows skipped (each would likely search as long for nothing); values the user named are each
-    tried."""
-    name, _, chosen = args.sweep.partition("=")
+    """Run `solve_one` (the solve command) with each value of the parameter args.sweep (a list:
+    with more than one parameter, each combination of their values) added to the --set values,
+    its JSON read back, and print a row per run (or, with --json, one object holding each run's).
+    A combination the file forbids is a row saying so; a run that fails shows its error on stderr
+    after the settings, and the sweep then exits 1. A number past which the states outgrow
+    --max-states ends a sweep of all of the last parameter's numbers (with the others' values
+    the same): the larger ones are rows skipped (each would likely search as long for nothing);
+    values the user named are each tried."""
+    specs = [spec.partition("=") for spec in args.sweep]
+    names = [name for name, _, _ in specs]
     for flag in ("plot", "policy"):
         if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} takes one solve: it cannot go with --sweep")
@@ -41,87 +45,131 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
                            ("lines", "the lines of best play")):
             if getattr(args, flag) is not None and getattr(args, flag) is not False:  # --lines 0 counts
                 raise UsageError(f"--{flag}: the table of --sweep has a row per value, without {what}; with "
-                                 f"--json each run has them, or solve one value with --set {name}=V")
+                                 f"--json each run has them, or solve one value with "
+                                 + " ".join(f"--set {name}=V" for name in names))
+    twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+    if twice is not None:
+        raise UsageError(f"--sweep {twice} is given twice; a parameter is swept once, its values named together: "
+                         f"--sweep {twice}=V,W,...")
     settings = parse_settings(args.set)
-    if name in settings:
-        raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")
-    game = load_game(args.file, settings, forbid=False)  # the parameter's values, whatever its default
+    for name in names:
+        if name in settings:
+            raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")
+    game = load_game(args.file, settings, forbid=False)  # the parameters' values, whatever their defaults
     game.started_from = getattr(args, "start", None)  # the title says so, as a single solve's does
-    values = sweep_values(game, name, named=bool(chosen))
-    if chosen:
-        values = _chosen(name, chosen, values)
-    if len(values) > SWEEP_MOST:
-        raise UsageError(f"--sweep {name}: {len(values):,} values ({values[0]}..{values[-1]}), more than "
-                         f"{SWEEP_MOST:,}; --sweep {name}=A..B solves those from A to B")
-    bar = ProgressBar(len(values), f"values of {name}", eta=True)
+    axes = []  # the values of each parameter swept, as --set takes them
+    for name, _, chosen in specs:
+        values = sweep_values(game, name, named=bool(chosen))
+        if chosen:
+            values = _chosen(name, chosen, values)
+        if len(values) > SWEEP_MOST:
+            raise UsageError(f"--sweep {name}: {len(values):,} values ({values[0]}..{values[-1]}), more than "
+                             f"{SWEEP_MOST:,}; --sweep {name}=A..B solves those from A to B")
+        axes.append(values)
+    if math.prod(len(values) for values in axes) > SWEEP_MOST:
+        raise UsageError(f"--sweep {' --sweep '.join(args.sweep)}: "
+                         f"{' x '.join(f'{len(values):,}' for values in axes)} runs, more than {SWEEP_MOST:,}; "
+                         "name fewer values of one: --sweep NAME=A..B or NAME=V,W,...")
+    combos = list(itertools.product(*axes))
+    one = len(names) == 1
+    what = f"values of {names[0]}" if one else "runs"
+    bar = ProgressBar(len(combos), what, eta=True)
     runs, status, interrupted = [], 0, False
-    numbers = all(v.lstrip("-").isdigit() for v in values)
-    too_many = None  # the number whose states outgrew --max-states
-    told = None  # the first value whose states outgrew --max-states, its message shown in full
-    for i, value in enumerate(values):
+    # numbers of the last parameter to skip past too many states; values the user named are each solved
+    numbers = all(v.lstrip("-").isdigit() for v in axes[-1]) and not specs[-1][2]
+    too_many = {}  # the others' values: the number of the last parameter whose states outgrew --max-states
+    told = None  # the first combination whose states outgrew --max-states, its message shown in full
+    for combo in combos:
         if interrupted:
             break
-        if too_many is not None and not chosen:  # values the user named are each solved
-            runs.append({"swept": _as_json(value), "skipped": f"{name}={too_many} has more than "
-                         f"{counted(args.max_states, 'state')}"})
+        swept = _as_json(combo[0]) if one else [_as_json(v) for v in combo]
+        if combo[:-1] in too_many:
+            runs.append({"swept": swept, "skipped": f"{_named(names, (*combo[:-1], too_many[combo[:-1]]))} has "
+                         f"more than {counted(args.max_states, 'state')}"})
             continue
-        bar.update(i, f"{name}={value}")
-        one = argparse.Namespace(**{**vars(args), "set": [*(args.set or []), f"{name}={value}"], "json": True,
-                                    "sweep": None})
+        setting = " ".join(f"--set {name}={value}" for name, value in zip(names, combo))
+        bar.update(len(runs), _named(names, combo))
+        values = [f"{name}={value}" for name, value in zip(names, combo)]
+        run = argparse.Namespace(**{**vars(args), "set": [*(args.set or []), *values], "json": True, "sweep": None})
         out, err = io.StringIO(), io.StringIO()
         try:
             with redirect_stdout(out), redirect_stderr(err):
-                code = solve_one(one)
+                code = solve_one(run)
         except KeyboardInterrupt:  # the rows solved by then are kept; the solve under way is lost
             interrupted = True
             continue
         except Forbidden as e:  # a combination the file forbids
-            runs.append({"swept": _as_json(value), "forbidden": str(e)})
+            runs.append({"swept": swept, "forbidden": str(e)})
             continue
         except UsageError as e:  # another that cannot be solved: a --from state not of the game so set
             bar.close()
-            print(f"with --set {name}={value}: error: {e}", file=sys.stderr)
-            runs.append({"swept": _as_json(value), "error": f"error: {e}"})
+            print(f"with {setting}: error: {e}", file=sys.stderr)
+            runs.append({"swept": swept, "error": f"error: {e}"})
             status = 1
             continue
         except (RuleErrors, RuleRuntimeError):
             bar.close()
-            print(f"with --set {name}={value}:", file=sys.stderr)
+            print(f"with {setting}:", file=sys.stderr)
             raise
         if code != 0:
             bar.close()
             failed = json.loads(out.getvalue() or "{}")  # what solve --json said of its failure
             if "max_states" in failed and told is not None:  # the message once, then a line for each other
-                print(f"with --set {name}={value}: more than {counted(failed['max_states'], 'state')} too, as with "
-                      f"{name}={told}", file=sys.stderr)
+                print(f"with {setting}: more than {counted(failed['max_states'], 'state')} too, as with "
+                      f"{_named(names, told)}", file=sys.stderr)
             else:
-                print(f"with --set {name}={value}:\n{err.getvalue().rstrip()}", file=sys.stderr)
-                told = value if "max_states" in failed else told
-            runs.append({"swept": _as_json(value), "error": err.getvalue().strip(),
+                print(f"with {setting}:\n{err.getvalue().rstrip()}", file=sys.stderr)
+                told = combo if "max_states" in failed else told
+            runs.append({"swept": swept, "error": err.getvalue().strip(),
                          **{k: v for k, v in failed.items() if k not in ("file", "error")}})
             status = 1
             if numbers and "max_states" in failed:
-                too_many = value
+                too_many[combo[:-1]] = combo[-1]
             continue
-        runs.append({"swept": _as_json(value), **json.loads(out.getvalue())})
+        runs.append({"swept": swept, **json.loads(out.getvalue())})
     bar.close()
     if args.json:
         start = {"from": game.started_from} if game.started_from else {}
-        print(json.dumps({"game": game.title, **start, "sweep": name, "runs": runs, "interrupted": interrupted}))
+        print(json.dumps({"game": game.title, **start, "sweep": names[0] if one else names, "runs": runs,
+                          "interrupted": interrupted}))
     else:
-        _print_table(game, args, name, values, runs)
-        skipped = [v for v, r in zip(values, runs) if "skipped" in r]
-        if skipped:
-            again = f"{skipped[0]}..{skipped[-1]} solves them" if len(skipped) > 1 else f"{skipped[0]} solves it"
-            print(f"  skipped: {', '.join(skipped)}, as {name}={too_many} has more than "
-                  f"{counted(args.max_states, 'state')}; "
-                  f"--sweep {name}={again} all the same (--max-states N lets solve hold more)")
+        _print_table(game, args, names, combos, runs)
+        _print_skipped(args, names, combos, runs, too_many)
         if interrupted:
-            rest = values[len(runs):]
-            by = interrupted_by()
-            again = f"{rest[0]}..{rest[-1]}" if rest[0].lstrip("-").isdigit() and len(rest) > 1 else ",".join(rest)
-            print(f"  interrupted ({by}) while solving {name}={rest[0]}: --sweep {name}={again} solves the rest")
+            _print_interrupted(specs, axes, combos[len(runs)])
     return 130 if interrupted else status
+
+
+def _named(names: list, combo: tuple) -> str:
+    """The values of a run as NAME=V, one for each parameter swept."""
+    return " ".join(f"{name}={value}" for name, value in zip(names, combo))
+
+
+def _print_skipped(args, names: list, combos: list, runs: list, too_many: dict) -> None:
+    """A line under the table for the numbers of the last parameter skipped with each of the
+    others' values: the one whose states outgrew --max-states and the sweep that solves them."""
+    last = names[-1]
+    for others, number in too_many.items():
+        skipped = [combo[-1] for combo, run in zip(combos, runs) if combo[:-1] == others and "skipped" in run]
+        if not skipped:
+            continue
+        again = f"{skipped[0]}..{skipped[-1]}" if len(skipped) > 1 else skipped[0]
+        where = "".join(f" --set {name}={value}" for name, value in zip(names, others))
+        print(f"  skipped: {', '.join(skipped)}, as {_named(names, (*others, number))} has more than "
+              f"{counted(args.max_states, 'state')}; --sweep {last}={again}{where} solves "
+              f"{'them' if len(skipped) > 1 else 'it'} all the same (--max-states N lets solve hold more)")
+
+
+def _print_interrupted(specs: list, axes: list, stopped: tuple) -> None:
+    """The line under the table of a sweep stopped by Ctrl-C: the run under way and the sweep that
+    solves the rest (with more than one parameter: from the first's value under way on)."""
+    rest = axes[0][list(axes[0]).index(stopped[0]):]
+    again = f"{rest[0]}..{rest[-1]}" if rest[0].lstrip("-").isdigit() and len(rest) > 1 else ",".join(rest)
+    others = "".join(f" --sweep {name}{'=' if chosen else ''}{chosen}" for name, _, chosen in specs[1:])
+    names = [name for name, _, _ in specs]
+    print(f"  interrupted ({interrupted_by()}) while solving {_named(names, stopped)}: --sweep {names[0]}={again}"
+          f"{others} solves the rest" + (f" (and again those of {names[0]}={stopped[0]} solved)"
+                                         if len(specs) > 1 and stopped[1:] != tuple(a[0] for a in axes[1:]) else ""))
 
 
 def _chosen(name: str, chosen: str, values: list) -> list:
@@ -168,26 +216,27 @@ def _listed(values) -> str:
     return ", ".join(values)
 
 
-def _print_table(game, args, name: str, values: list, runs: list) -> None:
-    """One row per value: the value (or each player's), the distinct states (or those alpha-beta
-    searched), the seconds and the first move of the best line."""
+def _print_table(game, args, names: list, combos: list, runs: list) -> None:
+    """One row per run: the values swept, the best score (or each player's value), the distinct
+    states (or those alpha-beta searched), the seconds and the first move of the best line."""
     # the players of the run with the most (`players ... first n` with n swept), else the game's
     players = max((r.get("players") or [] for r in runs), key=len, default=[]) or game.player_names
     # one player without chance: how many terminal paths reach the best score (a puzzle's solutions)
     counted_paths = len(players) == 1 and not game.chance_decls and any(r.get("outcomes") for r in runs)
     searched = getattr(args, "alpha_beta", False)  # alpha-beta counts the states it searched, not all there are
-    heads = [name] + (["best score"] if len(players) == 1 else list(players)) + \
+    keys = len(names)  # the columns of the values swept
+    heads = [*names] + (["best score"] if len(players) == 1 else list(players)) + \
         (["paths to it"] if counted_paths else []) + ["states searched" if searched else "distinct states", "seconds",
                                                       "first move"]
     rows = []
-    for swept, r in zip(values, runs):  # each value as --set takes it
+    for combo, r in zip(combos, runs):  # each value as --set takes it
         if "forbidden" in r:
-            rows.append([swept, "forbidden by the file"])
+            rows.append([*combo, "forbidden by the file"])
         elif "error" in r:
-            rows.append([swept, f"more than {counted(r['max_states'], 'state')}" if "max_states" in r else
+            rows.append([*combo, f"more than {counted(r['max_states'], 'state')}" if "max_states" in r else
                          "failed: its error is on stderr"])
         elif "skipped" in r:
-            rows.append([swept, "skipped"])
+            rows.append([*combo, "skipped"])
         else:
             cut = r["method"] != "value iteration" and not r["complete"]
             value = [f"{plain_number(v)}" + (" (cut)" if cut else "") for v in r["value"]]
@@ -197,26 +246,26 @@ def _print_table(game, args, name: str, values: list, runs: list) -> None:
             states = r["states_searched"] if searched else r["distinct_states"]
             first = r["best_line"][1] if len(r["best_line"]) > 1 else None  # [0] is the initial state
             move = "-" if first is None else "(chance)" if first.get("chance") else first["move"]
-            rows.append([swept, *value, *paths, f"{states:,}", f"{r['seconds']:.2f}", move])
-    for k in range(1, 1 + len(players)):  # the values of a column to as many places, so their points line up
+            rows.append([*combo, *value, *paths, f"{states:,}", f"{r['seconds']:.2f}", move])
+    for k in range(keys, keys + len(players)):  # the values of a column to as many places, so their points line up
         _same_places([row for row in rows if len(row) == len(heads)], k)
-    print(f"{titled(game, args.set)}: solved for each value of {name}"
+    print(f"{titled(game, args.set)}: solved for each value of {' and '.join(names)}"
           + (f", to depth {args.depth} (cut: the "
              + ("score" if args.heuristic is None else f"heuristic {args.heuristic}") + " where the lines stop)"
              if args.depth is not None else ""))
-    widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k == 0 or len(row) == len(heads))])
+    widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k < keys or len(row) == len(heads))])
               for k, h in enumerate(heads)]
     last = len(heads) - 1  # the first move, a label: to the left, as the value swept
 
     def line(cells):
-        return ("  " + "  ".join(c.rjust(w) if 0 < k < last else c.ljust(w)
+        return ("  " + "  ".join(c.rjust(w) if keys <= k < last else c.ljust(w)
                                  for k, (c, w) in enumerate(zip(cells, widths)))).rstrip()
     print(line(heads))
     for row in rows:
         if len(row) == len(heads):
             print(line(row))
         else:
-            print("  " + row[0].ljust(widths[0]) + "  " + row[1])
+            print("  " + "  ".join(c.ljust(w) for c, w in zip(row[:keys], widths)) + "  " + row[keys])
 
 
 def _same_places(rows: list, k: int) -> None:

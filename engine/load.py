@@ -232,8 +232,8 @@ def sweep_values(game: CompiledGame, name: str, named: bool = False) -> list:
     params = {d.name.name: d for d in game.checker.decls if isinstance(d, m.Param)}
     if "," in name and name not in params:
         first, other = name.split(",")[:2]
-        raise UsageError(f"--sweep {name}: a sweep takes one parameter; the others take --set, so a run for each "
-                         f"value of one covers a grid: --sweep {first} --set {other}=V")
+        raise UsageError(f"--sweep {name}: a --sweep names one parameter; for each combination of two parameters' "
+                         f"values, name each: --sweep {first} --sweep {other}")
     if name not in params:
         near = did_you_mean(name, params)
         raise UsageError(f"--sweep {name}: the file has no parameter {name}"

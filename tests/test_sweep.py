@@ -82,9 +82,11 @@ def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_pa
     (("--sweep", "n", "--lines", "0"), "error: --lines: the table of --sweep has a row per value, without the "
                                        "lines of best play; with --json each run has them, or solve one value with "
                                        "--set n=V"),
-    (("--sweep", "n,m"), "error: --sweep n,m: a sweep takes one parameter; the others take --set, so a run for each "
-                         "value of one covers a grid: --sweep n --set m=V"),
-], ids=["unknown", "set-too", "policy", "moves", "lines", "two"])
+    (("--sweep", "n,m"), "error: --sweep n,m: a --sweep names one parameter; for each combination of two "
+                         "parameters' values, name each: --sweep n --sweep m"),
+    (("--sweep", "n", "--sweep", "n=2"), "error: --sweep n is given twice; a parameter is swept once, its values "
+                                         "named together: --sweep n=V,W,..."),
+], ids=["unknown", "set-too", "policy", "moves", "lines", "two", "twice"])
 def test_a_sweep_that_cannot_run_is_a_usage_error(tmp_path, args, message):
     path = tmp_path / "reach.rules"
     path.write_text(REACH)
@@ -184,6 +186,73 @@ def test_a_sweep_of_some_values_and_one_stopped_by_ctrl_c_keeps_the_rows_solved(
                           ("n=0..10", "0 and 10 are not values of n; its values: 1..9")]:
         r = run_engine("solve", path, "--sweep", spec)
         assert (r.returncode, r.stderr) == (2, f"error: --sweep {spec}: {message}\n")
+
+
+# by hand: adding 1 to `big` from 0 until x >= n, the best end is n with steps of 1 (x = 0..n, n + 1
+# states) and n + 1 with steps up to 2 (one short of n, then 2; x = 0..n+1, n + 2 states)
+GRID = REACH.replace("param n in 1..3 = 1", "param n in 1..3 = 1\nparam big in 1..2 = 2") \
+    .replace("1..2  x", "1..big  x")
+
+
+def test_two_sweeps_solve_each_combination_of_their_values(tmp_path):
+    path = tmp_path / "grid.rules"
+    path.write_text(GRID)
+    r = run_engine("solve", path, "--sweep", "big", "--sweep", "n")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "reach: solved for each value of big and n"
+    assert lines[1].split()[:4] == ["big", "n", "best", "score"]
+    assert [row.split()[:3] + [row.split()[4]] for row in lines[2:]] == [
+        ["1", "1", "1", "2"], ["1", "2", "2", "3"], ["1", "3", "3", "4"],
+        ["2", "1", "2", "3"], ["2", "2", "3", "4"], ["2", "3", "4", "5"]]
+    out = json.loads(run_engine("solve", path, "--sweep", "n=3", "--sweep", "big", "--json").stdout)
+    assert out["sweep"] == ["n", "big"]
+    assert [(run["swept"], sorted(run["set"]), run["best_score"]) for run in out["runs"]] == [
+        ([3, 1], ["big=1", "n=3"], 3), ([3, 2], ["big=2", "n=3"], 4)]
+
+
+def test_a_grid_skips_the_last_numbers_past_too_many_states_for_each_value_of_the_others(tmp_path):
+    # at most 3 states (by hand, above): with big=1, n = 3 stops at the limit (4 states); with big=2,
+    # n = 2 does (4), and n = 3 is skipped
+    path = tmp_path / "grid.rules"
+    path.write_text(GRID)
+    r = run_engine("solve", path, "--sweep", "big", "--sweep", "n", "--max-states", 3)
+    assert r.returncode == 1
+    assert r.stdout.splitlines()[4:] == [
+        "  1    3  more than 3 states", r.stdout.splitlines()[5], "  2    2  more than 3 states", "  2    3  skipped",
+        "  skipped: 3, as big=2 n=2 has more than 3 states; --sweep n=3 --set big=2 solves it all the same "
+        "(--max-states N lets solve hold more)"]
+    assert r.stderr.startswith("with --set big=1 --set n=3:\nerror: ")
+    assert r.stderr.endswith("with --set big=2 --set n=2: more than 3 states too, as with big=1 n=3\n")
+    r = run_engine("solve", path, "--sweep", "big=1..2", "--sweep", "n=1,2,3", "--max-states", 3)
+    assert "skipped" not in r.stdout  # values named are each tried
+
+
+def test_a_grid_of_more_runs_than_a_sweep_takes_is_a_usage_error(tmp_path):
+    path = tmp_path / "grid.rules"
+    path.write_text(GRID.replace("param n in 1..3 = 1", "param n in 1..200 = 1").replace("1..2 = 2", "1..100 = 2"))
+    r = run_engine("solve", path, "--sweep", "n", "--sweep", "big")
+    assert (r.returncode, r.stderr) == (2, "error: --sweep n --sweep big: 200 x 100 runs, more than 10,000; name "
+                                           "fewer values of one: --sweep NAME=A..B or NAME=V,W,...\n")
+
+
+def test_a_grid_stopped_by_ctrl_c_says_how_to_solve_the_rest(tmp_path, capsys):
+    from engine.cli import build_parser, cmd_solve
+    from engine.cli_sweep import sweep
+    path = tmp_path / "grid.rules"
+    path.write_text(GRID)
+
+    def solve_until(args):  # Ctrl-C while big = 2, n = 2 is solved
+        if "big=2" in args.set and "n=2" in args.set:
+            raise KeyboardInterrupt
+        return cmd_solve(args)
+    assert sweep(build_parser().parse_args(["solve", str(path), "--sweep", "big", "--sweep", "n=1..3"]),
+                 solve_until) == 130
+    out = capsys.readouterr().out.splitlines()
+    assert [row.split()[:3] for row in out[2:6]] == [["1", "1", "1"], ["1", "2", "2"], ["1", "3", "3"],
+                                                       ["2", "1", "2"]]  # by hand, above
+    assert out[6] == "  interrupted (Ctrl-C) while solving big=2 n=2: --sweep big=2 --sweep n=1..3 solves the rest " \
+        "(and again those of big=2 solved)"
 
 
 WIDE = """game "wide"
