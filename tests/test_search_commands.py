@@ -358,6 +358,38 @@ def test_play_reports_each_seat_apart_and_random_tictactoe_favours_the_first_pla
         in text
 
 
+SIX = """game "six"
+state { roll: 0..6 = 0 }
+chance when roll == 0 { draw r in 1..6  roll = r }
+turn { }
+terminal roll > 0
+score if roll == 6 then 1 else 0
+"""
+
+
+def test_play_shows_means_to_as_many_places_as_their_standard_errors_need(tmp_path):
+    # a six scores 1: over 400 games the standard error is near (1/6 * 5/6 / 400) ** 0.5 = 0.019,
+    # shown to two significant digits (three places), over 40 near 0.059 (three); the roll's own
+    # near (35/12 / 400) ** 0.5 = 0.085 (three places) and (35/12 / 40) ** 0.5 = 0.27 (two)
+    path = tmp_path / "six.rules"
+    path.write_text(SIX)
+    for games, score_places, roll_places in ((400, 3, 3), (40, 3, 2)):
+        out = json_of("play", path, "--agents", "random", "--games", games, "--measure", "roll", "--json")
+        a, m = out["agents"][0], out["measures"][0]
+        assert abs(a["stderr"] - (1 / 6 * 5 / 6 / games) ** 0.5) < 0.01
+        text = run_engine("play", path, "--agents", "random", "--games", games, "--measure", "roll").stdout
+        for line, figures, places in ((f"  random {games:>12}  ", a, score_places),
+                                      (f"  roll {'':>20}  ", m, roll_places)):
+            mean, error = next(row for row in text.splitlines() if row.startswith(line))[len(line):].split()[:2]
+            assert [len(x.strip("()").partition(".")[2]) for x in (mean, error)] == [places, places], text
+            assert float(mean) == pytest.approx(figures["mean"], abs=10 ** -places)
+            assert float(error.strip("()")) == pytest.approx(figures["stderr"], abs=10 ** -places)
+    # a win rate over 3,000 games of random against osla at tic-tac-toe has an error below 0.01: four places
+    text = run_engine("play", "rules/tictactoe.rules", "--agents", "random,osla", "--games", 3000).stdout
+    rows = [line.split() for line in text.splitlines() if line.startswith(("  random ", "  osla "))]
+    assert len(rows) == 2 and all(len(row[5].partition(".")[2]) == 4 for row in rows), text
+
+
 def test_play_by_seat_splits_each_agents_games_by_the_seat_it_held():
     out = json_of("play", "rules/tictactoe.rules", "--agents", "random,osla", "--games", "5", "--budget", "30",
                   "--show", "--json")
