@@ -66,6 +66,10 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
     else:
         got = "the end of the file"
     expected = getattr(e, "expected", None) or getattr(e, "allowed", None) or ()
+    if isinstance(e, UnexpectedToken) and e.interactive_parser is not None:
+        # LALR merges states, so e.expected holds what may come here in any of them: the parser
+        # fed each in turn keeps those that may come after what was read
+        expected = sorted(e.interactive_parser.accepts()) or expected
     at = len(text) if isinstance(e, UnexpectedToken) and e.token.type == "$END" else \
         e.token.start_pos if isinstance(e, UnexpectedToken) else getattr(e, "pos_in_stream", None)
     if at is not None:  # LALR merges states: only the bracket open here can close here
@@ -115,6 +119,11 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         msg = f"`{declaration}` takes its condition without `{text[where:where + 5].split()[0]}`"
         line, col = _line_col(text, where)
         hint = _CONDITION_HINT.format(declaration, f"`{text[where:where + 5].split()[0]}`")
+    elif isinstance(e, UnexpectedToken) and e.token.value.isdigit() and (
+            number := re.search(r"\b\d+\.$", text[:e.token.start_pos])):
+        msg = f"a number with a fraction, {number.group()}{e.token.value}: numbers in rules are whole"
+        line, col = _line_col(text, number.start())
+        hint = f"for {number.group()}{e.token.value} scale the values (tenths, say) and divide with //"
     elif isinstance(e, UnexpectedToken) and (where := _elif_before(text, e.token.start_pos)) is not None:
         msg = "expected 'else if', got 'elif'"
         line, col = _line_col(text, where)
@@ -472,9 +481,6 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return f"write `{name.group(1)} {got}= 1`"
     if got == "(" and (word := re.search(r"\b(let|choose|draw|for)\s*$", line_before)):
         return f"the names to take a tuple apart are written without brackets: {word.group(1)} a, b ..."
-    if got.isdigit() and (number := re.search(r"\b\d+\.$", line_before)):
-        return (f"numbers in rules are whole: for {number.group()}{got} scale the values (tenths, say) "
-                "and divide with //")
     if re.search(r"^\s*score\s+\w+\s*$", line_before) and got == ":":
         return "`score for p: EXPR` scores each player"
     opened = list(re.finditer(r"\bif\b", line_before))

@@ -30,6 +30,8 @@ from engine import RuleErrors, UsageError, load_game
 from engine.check_expr import BUILTINS, SIGNATURES
 from engine.load import check_file
 
+from conftest import run_engine
+
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "‸"
 
@@ -872,7 +874,6 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += 1  done =‸= moves == 9", "to assign write a single '='; '==' compares two values"),
     ("moves += if moves < 5 ‸1 else 2", IF_HINT),
     ("if moves < 5 ‸moves += 1", IF_HINT),
-    ("moves += 1.‸5", "numbers in rules are whole: for 1.5 scale the values (tenths, say) and divide with //"),
     ("moves‸++", "write `moves += 1`"),
     ("moves += max(1, min(a: 2, b ‸= 3))", "a named argument is written b: VALUE"),
     ("moves += len({1: 2, 3 ‸= 4})", "a map is written {KEY: VALUE, ...}"),
@@ -944,6 +945,26 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+
+
+def test_a_number_with_a_fraction_is_named_whole_where_it_begins(tmp_path):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", "moves += ‸1.5")))
+    assert (d.span.line, d.span.col, d.message, d.hint) == (
+        at_line, at_col, "a number with a fraction, 1.5: numbers in rules are whole",
+        "for 1.5 scale the values (tenths, say) and divide with //"), errors.render()
+    r = run_engine("check", "rules/tictactoe.rules", "--invariant", "len(marks) < 9.75")
+    assert (r.returncode, r.stderr.splitlines()[0]) == (
+        2, "--invariant:1:14: error[syntax]: a number with a fraction, 9.75: numbers in rules are whole")
+
+
+def test_an_expression_on_the_command_line_expects_only_what_may_follow_in_an_expression():
+    # the parser's tables merge states of declarations and expressions: what may come after the
+    # `0` of `x in 0` in an expression alone is an operator or the end, no declaration word
+    r = run_engine("check", "rules/tictactoe.rules", "--invariant", "len(marks) in 0..9")
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[0] == "--invariant:1:16: error[syntax]: expected the end of the expression, '+', " \
+        "'-', 'and' or 'or', got '..'"
+    assert "hint: a range after `in` goes in brackets: x in (1..5)" in r.stderr
 
 
 @pytest.mark.parametrize("turn, code, hint", [
