@@ -874,13 +874,21 @@ def _print_first_moves(game, first: tuple, line: list) -> None:
     mover = max(game.current_player(game.initial_state()), 0)
     # stable: as listed, of values as good (rounded, as sums of chances differ in their last bits)
     order = first if chance else sorted(first, key=lambda f: (-round(f[1][mover], 9), f[0] != taken))
-    for m, values, p in order:
+    for m, values, p in order[:MOVES_SHOWN]:
         value = ("no end can be reached after it" if math.isinf(values[0]) else plain_number(values[0])
                  if game.num_players == 1 else ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names,
                                                                                                    values)))
         mark = " *" if m == taken else ""
         print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}{mark}")
+    if len(order) > MOVES_SHOWN:
+        rest = order[MOVES_SHOWN:]
+        print(f"    ... {len(rest):,} more " + (f"outcomes (chance {fraction_text(sum(p for _, _, p in rest))} in all)"
+                                                 if chance else "moves, none better") + "; --json lists them all")
 
+
+MOVES_SHOWN = 30
+"""The first moves (the best) or chance outcomes the text of `solve --moves` lists (--json lists
+them all)."""
 
 DEPTHS_SHOWN = (10, 4, 24)
 """Depths the text of a solve lists first and last when there are more than the third (--json

@@ -1051,6 +1051,26 @@ score total
     assert " (chance 1/3): 4\n" in text, text
 
 
+def test_moves_lists_the_best_thirty_first_moves_or_the_first_thirty_outcomes_and_counts_the_rest(tmp_path):
+    # by hand: picking k of 1..40 scores k, so the best thirty are 40 down to 11 and ten are left,
+    # none better; drawing k of 1..40 (each 1/40) lists 1..30 and leaves ten of chance 10/40 = 1/4
+    path = tmp_path / "pick.rules"
+    path.write_text('game "pick"\nstate { x: 0..40 = 0 }\naction pick "pick {k}" { choose k in 1..40  x = k }\n'
+                    "turn { pick }\nterminal x > 0\nscore x\n")
+    lines = run_engine("solve", path, "--moves").stdout.splitlines()
+    listed = lines[lines.index("  the moves of the initial state, each with the value after it (* the best line's):")
+                   + 1:]
+    assert listed == ["    pick 40: 40 *"] + [f"    pick {k}: {k}" for k in range(39, 10, -1)] + [
+        "    ... 10 more moves, none better; --json lists them all"]
+    assert len(json.loads(run_engine("solve", path, "--json").stdout)["first_moves"]) == 40
+    path.write_text('game "roll"\nstate { x: 0..40 = 0 }\nchance when x == 0 { draw k in 1..40  x = k }\n'
+                    "turn { }\nterminal x > 0\nscore x\n")
+    lines = run_engine("solve", path, "--moves").stdout.splitlines()
+    listed = lines[lines.index("  the chance outcomes of the initial state, each with the value after it:") + 1:]
+    assert listed == [f"    k = {k} (chance 1/40): {k}" for k in range(1, 31)] + [
+        "    ... 10 more outcomes (chance 1/4 in all); --json lists them all"]
+
+
 def test_moves_after_value_iteration_give_the_value_after_each_opening(tmp_path):
     # CYCLE by hand: from n = 0 the only move is a step to 1, and the best from there stops at 2
     path = tmp_path / "cycle.rules"
