@@ -406,7 +406,8 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                  "each) spend the budget; --depth N stops them after N moves"
                  if depth in (None, "end") and not interrupted and args.algo in ("mcts", "random-walk", "flat-mc")
                  else ": depth first, it went down lines that neither ended nor came back to a state they passed (a "
-                 "count of turns in the state makes every state new); --depth N stops lines after N moves"
+                 "count of turns in the state makes every state new, unless one player's count is a `scored` field, "
+                 "set aside); --depth N stops lines after N moves"
                  if depth in (None, "end") and not interrupted and args.algo == "backtrack" else ""))
         if r.planned is not None and not interrupted:
             print(f"  {_shared(*r.planned)}")

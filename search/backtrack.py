@@ -12,13 +12,16 @@ def backtrack(game, state, *, budget: Optional[int] = None, rng=None, max_depth:
 
     Observers see each state when it is first entered, the start state included,
     so they see the tree in pre-order. A move back to a state on the line is not
-    followed (the line would go round for ever). `rng` is accepted for a uniform
-    signature; the order is deterministic.
+    followed (the line would go round for ever): with the game's `future_key`, one that
+    differs only in the running totals that only the returns read (a count of moves
+    spent in a puzzle) is the same state. `rng` is accepted for a uniform signature;
+    the order is deterministic.
     """
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     for o in fm.observers:
         o(state)
-    stack = [(state, iter(fm.options(state)), game.key(state))]
+    key = getattr(game, "future_key", game.key)
+    stack = [(state, iter(fm.options(state)), key(state))]
     on_line = {stack[0][2]}
     line: list = []
     if fm.ended(state):
@@ -33,7 +36,7 @@ def backtrack(game, state, *, budget: Optional[int] = None, rng=None, max_depth:
             continue
         m = nxt
         t = fm.apply(s, m)
-        k = game.key(t)
+        k = key(t)
         if k in on_line:
             continue
         line.append((m, t))

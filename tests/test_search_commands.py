@@ -121,9 +121,46 @@ def test_backtrack_down_lines_that_never_end_nor_come_back_says_why_and_points_t
     r = run_engine("search", path, "--algo", "backtrack", "--budget", "1000")
     assert r.returncode == 0 and "  no line reached the end of the game within the budget: depth first, it went down " \
         "lines that neither ended nor came back to a state they passed (a count of turns in the state makes every " \
-        "state new); --depth N stops lines after N moves\n" in r.stdout, r.stdout
+        "state new, unless one player's count is a `scored` field, set aside); --depth N stops lines after N " \
+        "moves\n" in r.stdout, r.stdout
     # two ups end it: within --depth 2 backtrack finds that line, whose score is -2 by hand
     assert json_of("search", path, "--algo", "backtrack", "--depth", "2", "--json")["best_score"] == -2
+
+
+HANOI = """game "hanoi"
+    source "E. Lucas, 1883: move the tower from peg a to peg c, a disc at a time, never a larger on a smaller"
+param discs in 1..4 = 3
+enum Peg { a, b, c }
+state {
+    on: list<Peg> = [a for d in 1..discs]
+    spent: int = 0 scored
+}
+def top(p) = first(d for d in 0..discs - 1 where on[d] == p) else discs
+action move "{src}->{dst}" {
+    choose src in Peg where top(src) < discs
+    choose dst in Peg where dst != src and top(src) < top(dst)
+    on[top(src)] = dst
+    spent -= 1
+}
+turn { move }
+terminal all(p == c for p in on)
+score spent
+"""
+
+
+def test_backtrack_takes_states_that_differ_only_in_a_scored_count_as_the_same_state(tmp_path):
+    # the moves spent are `scored`: a move back to a placement of the discs on the line is not
+    # followed, so every line ends or comes back, and the fewest moves are 2 ** n - 1 (Lucas)
+    path = tmp_path / "hanoi.rules"
+    path.write_text(HANOI)
+    for discs in (2, 3):
+        out = json_of("search", path, "--set", f"discs={discs}", "--algo", "backtrack", "--budget", "1000000",
+                      "--json")
+        assert out["best_score"] == -(2 ** discs - 1) and out["fm_calls"] < 1_000_000, out
+    # with the count an ordinary field every state is new, and depth first goes round without end
+    path.write_text(HANOI.replace(" scored\n", "\n"))
+    r = run_engine("search", path, "--algo", "backtrack", "--budget", "20000")
+    assert "no line reached the end of the game within the budget" in r.stdout, r.stdout
 
 
 def test_a_move_by_move_search_that_ends_no_line_says_how_it_shared_its_budget(tmp_path):
