@@ -626,12 +626,21 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     except TooManyStates as e:
         bar.close()
         values_bar.close()
+        if policy is not None and policy.may_set_aside is not None and args.depth is None:
+            # the totals the policy keeps in each state made too many: the states less them may be few enough
+            print(f"  more than {counted(e.limit, 'state')} with the scored field '{policy.may_set_aside}' in each "
+                  "(a policy holds each state's own value): solving again with it set aside, by value iteration",
+                  file=sys.stderr)
+            game.split_scored(True)
+            policy.set_aside(f"whose totals made more than {counted(e.limit, 'state')}")
+            return _solve_by_iteration(args, game, t0, policy, visit,
+                                       f"the policy's states without the scored field '{policy.aside}'")
         return _too_many_states(args, game, e, "")
     except Endless as e:
         values_bar.close()
         if policy is not None and policy.may_set_aside is not None:  # the totals kept the game from coming round
             game.split_scored(True)
-            policy.set_aside()
+            policy.set_aside("which the game comes round with more in it")
             return _solve_by_iteration(args, game, t0, policy, visit)
         return _solve_failed(args, _endless(game, e))
     bar.close()
@@ -928,8 +937,8 @@ def _print_policy(policy: Optional[PolicyFile]) -> None:
     if policy is not None:
         print(f"  policy: the best move in each of {counted(policy.states, 'state')} where a player moves, "
               f"one JSON line each, in {policy.path}"
-              + ("" if policy.aside is None else f" (without the scored field '{policy.aside}', which the game "
-                 "comes round with more in it: the values are of what is still to come)"))
+              + ("" if policy.aside is None else f" (without the scored field '{policy.aside}', {policy.aside_why}: "
+                 "the values are of what is still to come)"))
 
 
 EXACT_PLACES = 12
@@ -1016,6 +1025,12 @@ def _too_many_states(args, game, e: TooManyStates, why: str, advice: str = "") -
                     + "; if one of them takes ever new values (a number that grows without bound, say), a range "
                     "type with `clamp`, or an end the game reaches first, keeps the states finite; if not, the "
                     "game is simply this large")
+        totals = [name for name, *_ in spread if game.num_players == 1 and game.scored_field is None
+                  and could_be_scored(game.checker, name)]
+        if totals:  # a total only the score reads: states that differ only in it have the same future
+            message += (f"; only the score reads '{totals[0]}', so it can be declared `{totals[0]}: int = ... "
+                        "scored`, which solve sets aside, holding once the states that differ only in it "
+                        "(language.md, `state`)")
     return _solve_failed(args, message, max_states=e.limit)
 
 
@@ -1029,7 +1044,8 @@ def _solve_failed(args, message: str, **more) -> int:
     return 1
 
 
-def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], visit: Optional[Callable]) -> int:
+def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], visit: Optional[Callable],
+                        why: str = "the game can come back to a state it was in") -> int:
     """solve for a game that can come back to a state: value iteration over all its states."""
     if args.plot is not None:
         raise UsageError("--plot: the game can come back to a state it was in, so it has no count of paths to plot")
@@ -1090,9 +1106,9 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s (the game can come back to a "
-          "state it was in; " + (f"each step is worth what it adds to the scored field '{game.scored_field}')"
-                                 if game.splits_scored else "a line that never ends is worth 0)"))
+    print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s ({why}; "
+          + (f"each step is worth what it adds to the scored field '{game.scored_field}')"
+             if game.splits_scored else "a line that never ends is worth 0)"))
     print(f"  distinct states: {fp.distinct_states:,}{_set_aside(game, args)}; sweeps: {fp.sweeps:,}")
     if fp.trapped:
         print(f"  from {counted(fp.trapped, 'state')} no end can be reached, and every step there takes from "

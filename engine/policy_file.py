@@ -20,14 +20,16 @@ class PolicyFile:
         self.path, self.game, self.states, self.places, self.about = path, game, 0, places, about
         self.may_set_aside = may_set_aside  # the scored field it may leave out, where the game comes round
         self.aside: Optional[str] = None  # the scored field it leaves out
+        self.aside_why: Optional[str] = None  # why, as the text says it
         self._out = self.file.open()
         self.file.write(json.dumps(about) + "\n")
 
-    def set_aside(self) -> None:
+    def set_aside(self, why: str) -> None:
         """Leave the scored field out of the states from now on (the first line names it), and give the
         values of what is still to come: a game that comes round back to a state with another total
-        has then a state to come back to."""
-        self.aside = self.may_set_aside
+        has then a state to come back to, and one whose totals make too many states fewer. `why`:
+        what the text says of it."""
+        self.aside, self.aside_why = self.may_set_aside, why
         self.about = {**self.about, "scored_aside": self.aside}
 
     def decided(self, s, move, values, depth: Optional[int]) -> None:

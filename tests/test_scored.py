@@ -397,3 +397,44 @@ def test_the_policy_of_a_game_that_comes_round_with_more_in_its_scored_total_lea
     # played, it finds its move whatever the total: 4,000 games average near -3 (s.e. about 0.03)
     played = json.loads(run_engine("play", path, "--agents", f"policy:{policy}", "--games", "4000", "--json").stdout)
     assert abs(played["agents"][0]["mean"] + 3) < 0.15, played["agents"][0]
+
+
+# by hand: four steps of 1, 2 or 3 from x = 0, each adding its k: the best is 3 each time, 12. With
+# the total in each state, x = i has the 2i + 1 totals i..3i: 1 + 3 + 5 + 7 + 9 = 25 states, 16 of
+# them before the end; set aside, the five values of x
+STEPS_OF_K = """game "steps of k"
+state { x: 0..4 = 0  total: int = 0 scored }
+action step "step {k}" { choose k in 1..3  x += 1  total += k }
+turn { step }
+terminal x == 4
+score total
+"""
+
+
+def test_a_policy_whose_totals_make_too_many_states_is_solved_again_with_the_total_left_out(tmp_path):
+    policy = tmp_path / "best.jsonl"
+    whole = solved(tmp_path, STEPS_OF_K, "--policy", policy)
+    assert (whole["best_score"], whole["distinct_states"], whole["policy"]["states"]) == (12, 25, 16)
+    policy.unlink()
+    r = run_engine("solve", tmp_path / "game.rules", "--policy", policy, "--max-states", 10)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == "  more than 10 states with the scored field 'total' in each (a policy holds each state's own " \
+        "value): solving again with it set aside, by value iteration\n"
+    assert r.stdout.startswith("steps of k: solved by value iteration in ")
+    assert "(the policy's states without the scored field 'total'; " in r.stdout.splitlines()[0]
+    assert "(without the scored field 'total', whose totals made more than 10 states: the values are of what is " \
+           "still to come)" in r.stdout
+    rows = [json.loads(line) for line in policy.read_text().splitlines()]
+    assert rows[0]["scored_aside"] == "total"
+    assert sorted((row["state"]["x"], row["move"], row["value"]) for row in rows[1:]) == [
+        (0, "step 3", [12]), (1, "step 3", [9]), (2, "step 3", [6]), (3, "step 3", [3])]
+
+
+def test_too_many_states_names_a_total_only_the_score_reads_as_one_to_declare_scored(tmp_path):
+    path = tmp_path / "steps.rules"
+    path.write_text(STEPS_OF_K.replace(" scored }", " }"))
+    r = run_engine("solve", path, "--max-states", 10)
+    assert r.returncode == 1
+    assert r.stderr.rstrip().endswith("; only the score reads 'total', so it can be declared `total: int = ... "
+                                      "scored`, which solve sets aside, holding once the states that differ only "
+                                      "in it (language.md, `state`)"), r.stderr
