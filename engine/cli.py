@@ -261,8 +261,12 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 missing -= more
     actions = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"}
     chance_only = bool(actions) and actions <= missing and any(i not in missing for i in range(len(chances)))
-    return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops, chance_only,
-                               game.is_terminal(game.initial_state()))
+    # no player moved as every playout stopped where none could, not as chance applied everywhere
+    stopped = chance_only and len(stuck) == playouts
+    return found or (unreached(game.checker, missing, playouts, tried, elsewhere, settings, drops,
+                               chance_only and not stopped, game.is_terminal(game.initial_state()),
+                               "dead ends are ends" if stopped and game.dead_ends_end else "dead-end" if stopped
+                               else None)
                      + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings)
                      + endless(game.checker, ended, playouts, steps)
                      + ([] if game.dead_ends_end else

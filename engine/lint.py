@@ -255,14 +255,16 @@ def _constant(ck: Checker, e) -> bool:
 
 def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewhere: Optional[dict] = None,
               settings: Optional[dict] = None, drops: Optional[dict] = None, chance_only: bool = False,
-              ended_at_start: bool = False) -> list:
+              ended_at_start: bool = False, stopped: Optional[str] = None) -> list:
     """A warning for each action named in `missing`: something calls it, but it completed on no
     path of a move in the random playouts, nor in those with another value of a parameter named
     in `tried` (one changed at a time). `elsewhere` maps an action to the (name, value) of a
     parameter the user set (in `settings`) with another value of which it did run; `drops`,
     (span, why) -> how many paths a `require` or a field's range dropped in the playouts;
     `chance_only`: no action ran, yet chance did (its condition held wherever the game went);
-    `ended_at_start`: the initial state is an end, so nothing ran."""
+    `ended_at_start`: the initial state is an end, so nothing ran; `stopped`: no action ran as each
+    playout stopped where no move was legal after chance steps alone ("dead-end": the warning of
+    that name says why; "dead ends are ends": the file declares them ends)."""
     also = f", nor with another value of {joined(tried, 'or')}" if tried else ""
     ran = f"never ran in {counted(playouts, 'random playout')}"
     out = []
@@ -277,6 +279,10 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
         elif ended_at_start:
             hint = ("the initial state is already an end: `terminal` holds there"
                     + ("" if tried else " with these parameter values") + ", so no move is ever made")
+        elif stopped:
+            hint = ("no player moved in them: each stopped where no move was legal, after chance steps alone"
+                    + (" (the dead-end warning says why no move was)" if stopped == "dead-end" else
+                       ", which the file declares ends (`dead ends are ends`)"))
         elif chance_only:
             hint = ("no player moved in them: a chance block applied in every state they reached (the first "
                     "whose condition holds applies, before any player moves), so its condition may always hold; in a "

@@ -2612,6 +2612,24 @@ def test_an_action_that_never_ran_because_chance_always_applies_says_so(tmp_path
     assert r.returncode == 0 and r.stderr == "", r.stderr
 
 
+def test_an_action_that_never_ran_because_each_playout_stopped_at_a_dead_end_says_so(tmp_path, engine_cli):
+    # a roll, then `stop` requires a roll of 7, which never comes: every playout stops where no move
+    # is legal after the chance step alone, which chance applying everywhere did not cause
+    path = tmp_path / "stuck.rules"
+    text = ("state { r: 0..6 = 0  done: bool = no }\nchance when r == 0 { draw d in 1..6  r = d }\n"
+            'action stop "stop" { require r == 7  done = yes }\nturn { stop }\nterminal done\nscore r\n')
+    path.write_text(text, encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "2")
+    assert "warning[unreached]: action 'stop' never ran in 2 random playouts" in r.stderr
+    assert "hint: no player moved in them: each stopped where no move was legal, after chance steps alone (the " \
+           "dead-end warning says why no move was)\n" in r.stderr, r.stderr
+    assert "warning[dead-end]: all of 2 random playouts stopped where no move is legal" in r.stderr
+    path.write_text("dead ends are ends\n" + text, encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "2")
+    assert "hint: no player moved in them: each stopped where no move was legal, after chance steps alone, which " \
+           "the file declares ends (`dead ends are ends`)\n" in r.stderr, r.stderr
+
+
 def test_a_negative_count_in_a_bag_of_counts_is_an_error_at_it(tmp_path, engine_cli):
     path = tmp_path / "negative.rules"
     path.write_text("const b = bag({1: -1, 2: 2})\nstate { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\n"
