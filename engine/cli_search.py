@@ -397,7 +397,8 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         print("  no line reached the end of the game "
               + ("before the interrupt" if interrupted else
                  f"within --depth {depth} (the budget was not spent)" if spare else
-                 "(the budget was not spent: every line was dropped by --filter or stopped at a dead end)"
+                 "(the budget was not spent: every line was dropped by --filter, stopped at a dead end or came "
+                 "back to a state an earlier layer held)"
                  if emptied else "within the budget")
               + (f": the beam went {counted(r.iterations, 'layer')} deep (a smaller --width goes deeper on the same "
                  "budget; where lines can come back to a state, a wider one keeps more of them apart)"

@@ -11,9 +11,13 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
          extra: int = 0, sample: Optional[int] = None, keep: Optional[Callable[[object], bool]] = None,
          max_depth: Optional[int] = None, observers: Iterable[Observer] = (),
          progress: Optional[Progress] = None) -> Result:
-    """Layer by layer: all successors of the beam, equal states merged (by game.key), states
-    failing `keep` dropped (a line ending in one is no result either), the `width` best by the
-    heuristic kept plus `extra` others drawn at random with rng (seed 000's survivors). Ended lines are recorded, not expanded. With
+    """Layer by layer: all successors of the beam, equal states merged (by game.key), a state met
+    in an earlier layer dropped (it has been expanded, or ranked out, with as much to come; with
+    the game's `future_key`, one that differs only in the running totals that only the returns
+    read, unless its totals are higher now), states failing `keep` dropped (a line ending in one
+    is no result either), the `width` best by the heuristic kept plus `extra` others drawn at
+    random with rng (seed 000's survivors). So a game that comes back to its states runs out of
+    new ones and is done. Ended lines are recorded, not expanded. With
     `sample`, a state with more than `sample` moves gives `sample` moves drawn at random (see
     Budgeted.some_moves), so a few very wide states do not take up the whole budget. A chance
     step gives one outcome drawn by weight, and the k-th chance step of every line draws with
@@ -27,6 +31,8 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
         fm.finish((), state)
         layer = []
     depth = 0
+    future = getattr(game, "future_key", None)
+    earlier: dict = {}  # the states of earlier layers (their future keys) -> their totals (None: no totals)
     while layer and not fm.spent and (max_depth is None or depth < max_depth):
         depth += 1
         fm.iterations += 1
@@ -54,7 +60,8 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
                     seen[key] = None
                     continue
                 seen[key] = (t, path, k)
-        ranked = [x for x in seen.values() if x is not None and (keep is None or keep(x[0]))]
+        ranked = [x for x in seen.values() if x is not None and (keep is None or keep(x[0]))
+                  and _new(game, future, earlier, x[0], p)]
         ranked.sort(key=lambda x: fm.values(x[0], heuristic)[p], reverse=True)
         layer = ranked[:width]
         rest = ranked[width:]
@@ -64,3 +71,15 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
         return fm.result()
     return fm.result(layer[0][1][0][0])  # no line ended: the first move towards the best state
 
+
+def _new(game, future, earlier: dict, s, p: int) -> bool:
+    """Whether s is no state of an earlier layer (by its future key, with totals no higher for
+    the searching player p), noting it in `earlier` if so."""
+    if future is None:
+        k, totals = game.key(s), None
+    else:
+        k, totals = future(s), game.banked(s)[p]
+    if k in earlier and (totals is None or earlier[k] >= totals):
+        return False
+    earlier[k] = totals
+    return True

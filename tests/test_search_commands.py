@@ -163,6 +163,24 @@ def test_backtrack_takes_states_that_differ_only_in_a_scored_count_as_the_same_s
     assert "no line reached the end of the game within the budget" in r.stdout, r.stdout
 
 
+def test_beam_drops_states_an_earlier_layer_held_so_a_game_that_comes_round_is_done_before_its_budget(tmp_path):
+    # Hanoi's 3 ** n placements: met again later with fewer moves left to spend, each is dropped, so
+    # the beam runs out of new states after the 2 ** n - 1 moves of the shortest solution (Lucas)
+    path = tmp_path / "hanoi.rules"
+    path.write_text(HANOI)
+    for discs in (3, 4):
+        out = json_of("search", path, "--set", f"discs={discs}", "--algo", "beam", "--budget", "1000000", "--json")
+        # each placement expanded once at most: its moves listed, at most three of them made
+        assert out["best_score"] == -(2 ** discs - 1) and out["fm_calls"] <= 4 * 3 ** discs, out
+    # four positions round a ring and no end: after three steps every state is one met before
+    path.write_text('game "round"\nstate { x: 0..3 = 0 }\naction step "step" { x = (x + 1) % 4 }\n'
+                    "turn { step }\nterminal x == 9\nscore x\n")
+    r = run_engine("search", path, "--algo", "beam", "--budget", "1000")
+    assert r.stdout.splitlines()[1:] == ["  no line reached the end of the game (the budget was not spent: every line "
+                                         "was dropped by --filter, stopped at a dead end or came back to a state an "
+                                         "earlier layer held)"], r.stdout
+
+
 def test_a_move_by_move_search_that_ends_no_line_says_how_it_shared_its_budget(tmp_path):
     # a walk from 0 to 30: about 900 moves by random play; osla, valuing each move by the score as it
     # stands, goes down all the way
