@@ -294,7 +294,11 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
         for sym in list(ck.globals.values()):  # each constant now, so one that fails is named at its line
             if sym.kind == "const" and isinstance(sym.decl, (m.ConstDecl, m.TableDecl)):
                 compiler.const_value(sym)
-        game = CompiledGame(ck, compiler, title, path)
+        try:
+            game = CompiledGame(ck, compiler, title, path)
+        except RuleErrors as e:  # an initial value outside its range: with which settings
+            raise RuleErrors([attrs.evolve(d, message=d.message + (_setting_up(settings) if settings else ""))
+                              for d in e.diagnostics], sources, title) from None
         game.rules_digest = rules_digest(sources.values())
         return game
     except RuleErrors as e:
@@ -304,11 +308,15 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
         raise
     except RuleRuntimeError as e:
         # a parameter, constant or initial value that cannot be computed is a mistake in the file
-        given = "".join(f" --set {k}={v}" for k, v in (settings or {}).items())
-        raise RuleErrors([Diagnostic("runtime", f"{e.message} (while setting up the game{' with' if given else ''}"
-                                     f"{given})", e.span, e.hint)], sources, title)
+        raise RuleErrors([Diagnostic("runtime", e.message + _setting_up(settings), e.span, e.hint)], sources, title)
     except RecursionError:
         raise RuleErrors([_too_deep(path)], sources, title) from None
+
+
+def _setting_up(settings: Optional[dict]) -> str:
+    """What a message of a failure while the game is set up adds: the --set values it had."""
+    given = "".join(f" --set {k}={v}" for k, v in (settings or {}).items())
+    return f" (while setting up the game{' with' if given else ''}{given})"
 
 
 ASIDE_OF_A_SOLVE = ("heuristic", "view", "agent")

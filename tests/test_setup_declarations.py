@@ -235,3 +235,18 @@ def test_an_initial_value_outside_the_range_of_its_field_is_an_error_at_the_valu
     r = run_engine("validate", path)
     col = 9 + field.index("= ") + 2
     assert r.returncode == 1 and f"{path}:1:{col}: error[out-of-range]: {message}\n" in r.stderr, r.stderr
+
+
+def test_an_initial_value_outside_its_range_with_a_parameter_validate_tried_names_the_setting(tmp_path):
+    # the default seeds = 2 fits 0..3; validate also sets the game up with seeds = 6, the greatest,
+    # and the message says so, as one of a constant that cannot be worked out does
+    path = tmp_path / "sow.rules"
+    path.write_text("param seeds in 1..6 = 2\nstate { pits: list<0..3> = [seeds, seeds]  k: 0..1 = 0 }\n"
+                    "action step { k += 1 }\nturn { step }\nterminal k == 1\nscore k + pits[0]\n")
+    r = run_engine("validate", path)
+    assert r.returncode == 1 and r.stderr.startswith(
+        f"{path}:2:28: error[out-of-range]: initial value of 'pits' holds 6, outside the range 0..3 of its values "
+        "(while setting up the game with --set seeds=6)\n"), r.stderr
+    r = run_engine("solve", path, "--set", "seeds=4")
+    assert "holds 4, outside the range 0..3 of its values (while setting up the game with --set seeds=4)\n" in r.stderr
+    assert run_engine("solve", path).returncode == 0
