@@ -388,6 +388,14 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
     return ended
 
 
+def _sweep_row(args) -> int:
+    """One solve of a sweep: its report a row of the sweep's, not told whole (see _reported)."""
+    try:
+        return cmd_solve(args)
+    finally:
+        _told[0] = None
+
+
 CHANCES_IN_A_ROW = 3
 """Chance steps in a row before a runtime error that make validate ask whether a chance block
 ever turns its condition off."""
@@ -395,7 +403,7 @@ ever turns its condition off."""
 
 def cmd_solve(args) -> int:
     if args.sweep:
-        return sweep(args, cmd_solve)
+        return sweep(args, _sweep_row)
     check_depth(args.depth)
     if args.max_states < 1:
         raise UsageError(f"--max-states {args.max_states}: expected a positive number")
@@ -685,7 +693,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         out["plot"] = plot.path
     if args.json:
         print(json.dumps(out))
-        return 0
+        return _reported(0)
     done = "solved" if sol.complete else f"explored to depth {args.depth}"
     print(f"{titled(game, args.set)}: {done} in {seconds:.2f} s")
     print(f"  paths per depth: {_depths_text(sol.paths_per_depth)}")
@@ -707,7 +715,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
             print(f"    {k}. " + ", ".join(game.describe(m) for m in line))
     _print_invariants_time(visit, seconds)
     _print_policy(policy)
-    return 0
+    return _reported(0)
 
 
 def _endless(game, e: Endless) -> str:
@@ -816,7 +824,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
             "best_line": game.line_json(found.best_line, views=args.show),
             **({"first_moves": _first_moves_json(found.first_moves)} if args.moves else {}),
             "seconds": round(seconds, 3)}))
-        return 0
+        return _reported(0)
     done = "solved" if found.complete else f"explored to depth {args.depth}"
     print(f"{titled(game, args.set)}: {done} by alpha-beta in {seconds:.2f} s")
     print(f"  states searched: {found.states:,} ({counted(found.visits, 'visit')}"
@@ -826,7 +834,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
     if args.moves:
         _print_first_moves(game, found.first_moves, found.best_line)
     _print_invariants_time(visit, seconds)
-    return 0
+    return _reported(0)
 
 
 def _returns_text(r: tuple) -> str:
@@ -1045,7 +1053,7 @@ def _solve_failed(args, message: str, **more) -> int:
     print(f"error: {args.file}: {message}", file=sys.stderr)
     if args.json:
         print(json.dumps({"file": args.file, "error": message, **more}))
-    return 1
+    return _reported(1)
 
 
 def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], visit: Optional[Callable],
@@ -1109,7 +1117,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     _name_policy(policy, out)
     if args.json:
         print(json.dumps(out))
-        return 0
+        return _reported(0)
     print(f"{titled(game, args.set)}: solved by value iteration in {seconds:.2f} s ({why}; "
           + (f"each step is worth what it adds to the scored field '{game.scored_field}')"
              if game.splits_scored else "a line that never ends is worth 0)"))
@@ -1322,12 +1330,20 @@ def _writing_stdout_failed() -> bool:
 
 
 _failing: list = [None]  # the status of the error being told, in case telling it fails (a closed pipe)
+_told: list = [None]  # the status of a report told whole, before what the run held is freed
+
+
+def _reported(status: int) -> int:
+    """status, noted as that of a report told whole: a Ctrl-C or SIGTERM while the states a solve
+    held are freed (seconds, for millions) is then no interrupt of it."""
+    _told[0] = status
+    return status
 
 
 def main(argv=None) -> int:
     """The command line: the exit status. Output cut short by a closed pipe (`| head`) is a run
     that could not write its output (1), or, where an error was being told, that error's status."""
-    _failing[0] = None
+    _failing[0] = _told[0] = None
     try:
         return _main(argv)
     except BrokenPipeError:
@@ -1399,6 +1415,8 @@ def _main(argv) -> int:
         _json_error(args, text, argv)
         return 1
     except KeyboardInterrupt as e:
+        if _told[0] is not None:  # the report was out: the interrupt came as the run's memory was freed
+            return _told[0]
         _failing[0] = 130
         so_far = getattr(e, "so_far", "")
         print(f"interrupted ({interrupted_by()}){so_far}", file=sys.stderr)

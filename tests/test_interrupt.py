@@ -299,6 +299,26 @@ def test_ctrl_c_during_a_solve_with_json_prints_an_object_saying_so(capsys, monk
     assert out.err == "interrupted (Ctrl-C)\n"
 
 
+@pytest.mark.parametrize("flags, status", [(["--max-states", "10"], 1), ([], 0)])
+def test_a_ctrl_c_after_a_solve_told_its_report_while_its_states_are_freed_keeps_the_reports_status(
+        capsys, monkeypatch, flags, status):
+    # freeing millions of states takes seconds after the report (too many states, or the value): a
+    # SIGTERM from `timeout` then is no interrupt of the solve, whose report was out
+    import engine.cli
+    solve = engine.cli._solve
+
+    def then_stopped(*args, **kw):
+        solve(*args, **kw)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(engine.cli, "_solve", then_stopped)
+    assert main(["solve", str(ROOT / "rules" / "tictactoe.rules"), *flags]) == status
+    out = capsys.readouterr()
+    assert "interrupted" not in out.err + out.out
+    assert ("more than 10 states" in out.err) if status else ("best" in out.out and out.err == "")
+    monkeypatch.setattr(engine.cli, "_solve", lambda *args, **kw: (_ for _ in ()).throw(KeyboardInterrupt))
+    assert main(["solve", str(ROOT / "rules" / "tictactoe.rules")]) == 130  # the next run told nothing yet
+
+
 @pytest.mark.parametrize("search, flags, unit", [("solve", [], "states valued"),
                                                  ("alpha_beta", ["--alpha-beta"], "states searched")])
 def test_ctrl_c_during_a_solve_says_how_far_it_had_got(capsys, monkeypatch, search, flags, unit):
