@@ -643,25 +643,27 @@ class Compiler(PySource, StmtSource):
 
     def s_Choose(self, s: m.Choose):
         dom = self.iterate(s.domain)
-        bind = self.binder(s.targets)
+        put = self.placer(s.targets)
         cond = self.expr(s.cond) if s.cond is not None else None
 
         P = self.PICK
 
+        # a fork owns the env it is given (each way on gets a copy): the names are bound in it to
+        # test the condition, and copied only for a value that passes, not for each one tried
         def choose(env, k):
             pick = env[P]
             if pick is None:
                 for v in dom(env):
-                    e = bind(env, v)
-                    if cond is None or cond(e):
-                        k(e)
+                    put(env, v)
+                    if cond is None or cond(env):
+                        k(env.copy())
                 return
             values = list(dom(env))  # one path picked: the values in random order, until one completes
             pick[0].shuffle(values)
             for v in values:
-                e = bind(env, v)
-                if cond is None or cond(e):
-                    k(e)
+                put(env, v)
+                if cond is None or cond(env):
+                    k(env.copy())
                     if pick[1]:
                         return
         if self.drops is None:
@@ -678,6 +680,21 @@ class Compiler(PySource, StmtSource):
             if not taken[0]:
                 _dropped(drops, why)
         return FORK, counting
+
+    def placer(self, targets):
+        """f(env, v): the names bound to v in env itself (a tuple taken apart for several)."""
+        slots = [self.ck.syms[id(t)].slot for t in targets]
+        if len(slots) == 1:
+            one = slots[0]
+
+            def put_one(env, v):
+                env[one] = v
+            return put_one
+
+        def put_tuple(env, v):
+            for i, x in zip(slots, v):
+                env[i] = x
+        return put_tuple
 
     def binder(self, targets):
         """f(env, v) -> a copy of env with the names bound to v (a tuple taken apart for several)."""
