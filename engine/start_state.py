@@ -8,7 +8,7 @@ from typing import Optional
 from . import model as m
 from . import runtime as rt
 from . import types as T
-from .check import bounded_collection
+from .check import bounded_collection, nodes_in
 from .diagnostics import UsageError, clip
 from .load import file_text
 
@@ -63,6 +63,7 @@ def read_start(game, path: str):
     reader = _Reader(c, ck, flag)
     env = c.blank_env()
     values = []
+    kept = _lengths_kept(ck)
     for f in ck.fields:
         if f.name not in data:  # the scored total: from its initial value
             values.append(c.expr(f.decl.init)(env))
@@ -75,10 +76,13 @@ def read_start(game, path: str):
                 raise UsageError(f"{flag}: field {f.name}: {v} is outside its range {lo}..{hi}")
         elif bounded_collection(t):
             lo, hi = (c.expr(b)(env) for b in (t.args[-1].lo, t.args[-1].hi))
-            kept = v.values() if isinstance(v, dict) else v.items if isinstance(v, rt.Bag) else v
-            outside = [x for x in kept if not lo <= x <= hi]
+            held = v.values() if isinstance(v, dict) else v.items if isinstance(v, rt.Bag) else v
+            outside = [x for x in held if not lo <= x <= hi]
             if outside:
                 raise UsageError(f"{flag}: field {f.name}: {outside[0]} is outside the range {lo}..{hi} of its values")
+        if f.name in kept and len(v) != len(first := c.expr(f.decl.init)(env)):
+            raise UsageError(f"{flag}: field {f.name}: a list of {len(v)}, where the game's has {len(first)} from the "
+                             "start (the rules set it an element at a time, so its length never changes)")
         values.append(v)
     mover = 0
     if game.num_players == 1 and data.get("to_move") not in (None, *game.player_names):
@@ -91,6 +95,14 @@ def read_start(game, path: str):
                              + ("but it is missing" if "to_move" not in data else f"got {clip(json.dumps(who), 60)}"))
         mover = game.player_names.index(who)
     return tuple(values) + (mover, _fired(game, data, flag))
+
+
+def _lengths_kept(ck) -> set:
+    """The names of the list fields whose length no statement changes: each is set only an element
+    at a time (`board[i] = v`, `board[i] += 1`), never whole, added to or taken from."""
+    changed = {ck.syms[id(st.target)].name for kind in (m.Assign, m.Update, m.Replace)
+               for st in nodes_in(tuple(ck.decls), kind) if id(st.target) in ck.syms}
+    return {f.name for f in ck.fields if f.type[0] == "list"} - changed
 
 
 def _fired(game, data: dict, flag: str) -> int:

@@ -92,6 +92,27 @@ def test_a_field_outside_its_range_is_refused(tmp_path):
     assert r.stderr == f"error: --from {tmp_path / 's.json'}: field ns: 7 is outside the range 0..5 of its values\n"
 
 
+def test_a_list_the_rules_set_an_element_at_a_time_must_keep_its_length_in_from(tmp_path):
+    # three piles taken from one at a time: no statement sets `piles` whole, so it holds three
+    rules = tmp_path / "piles.rules"
+    text = ("param n in 2..3 = 3\nstate { piles: list<0..4> = [2 for k in 1..n] }\n"
+            'action take "take {i}" { choose i in 0..n - 1 where piles[i] > 0  piles[i] -= 1 }\nturn { take }\n'
+            "terminal sum(piles) == 0\nscore 0\n")
+    rules.write_text(text)
+    (tmp_path / "s.json").write_text('{"piles": [1, 1]}')
+    r = run_engine("solve", rules, "--from", tmp_path / "s.json")
+    assert (r.returncode, r.stderr) == (2, f"error: --from {tmp_path / 's.json'}: field piles: a list of 2, where the "
+                                           "game's has 3 from the start (the rules set it an element at a time, so its "
+                                           "length never changes)\n")
+    # with n = 2 the game's list holds two: by hand, two piles of 1 take two moves in either order
+    out = json.loads(run_engine("solve", rules, "--set", "n=2", "--from", tmp_path / "s.json", "--json").stdout)
+    assert out["paths_per_depth"] == [1, 2, 2]
+    # a list the rules add to may hold any number: no such check (the rules then fail at piles[2])
+    rules.write_text(text.replace("score 0", "score 0\naction grow { piles += [1] }"))
+    r = run_engine("solve", rules, "--from", tmp_path / "s.json")
+    assert r.returncode == 1 and "index 2 is outside the list of 2" in r.stderr, r.stderr
+
+
 def test_a_rule_failing_after_from_names_that_state_and_points_to_no_check(tmp_path):
     rules = tmp_path / "fail.rules"
     rules.write_text('state { n: int = 0  xs: list<int> = [] }\naction go "add {k}" { choose k in 1..2  n += k }\n'
