@@ -2630,6 +2630,36 @@ def test_an_action_that_never_ran_because_each_playout_stopped_at_a_dead_end_say
            "the file declares ends (`dead ends are ends`)\n" in r.stderr, r.stderr
 
 
+DOMINOES = """players V, H
+const board = square_grid(3, 3)
+state { covered: set<cell> = EXITS }
+def fits(c) = c.row + 1 < 3 and c not in covered and cell(c.row + 1, c.col) not in covered
+action place "{current} at {c}" {
+    choose c in cells(board) where fits(c)
+    covered += {c, cell(c.row + 1, c.col)}
+}
+turn { place }
+terminal not any(fits(c) for c in cells(board))
+score for p: if p == current then -1 else 1
+"""
+
+
+def test_a_cell_a_move_puts_off_every_grid_is_a_warning_at_its_field(tmp_path, engine_cli):
+    # without `c.row + 1 < 3` a domino on the last row covers a cell of row 3, off the 3 x 3 board
+    path = tmp_path / "dominoes.rules"
+    path.write_text(DOMINOES.replace("EXITS", "{}").replace("c.row + 1 < 3 and ", ""), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "20")
+    assert r.returncode == 0
+    assert re.search(r"dominoes.rules:3:9: warning\[off-board\]: state field 'covered' held the cell \(3, \d\) "
+                     r"after \d+ random moves?, a cell of no grid of the file \(board\)\n", r.stderr), r.stderr
+    assert "hint: cell(r, c) makes any cell, on a board or not: a neighbour worked out by hand needs a " \
+        "bound" in r.stderr
+    # with the bound no cell leaves the board; cells off it from the start (exits round it) are meant
+    path.write_text(DOMINOES.replace("EXITS", "{cell(-1, 0), cell(3, 2)}"), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "20")
+    assert r.returncode == 0 and "off-board" not in r.stderr, r.stderr
+
+
 def test_a_negative_count_in_a_bag_of_counts_is_an_error_at_it(tmp_path, engine_cli):
     path = tmp_path / "negative.rules"
     path.write_text("const b = bag({1: -1, 2: 2})\nstate { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\n"
