@@ -72,8 +72,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
                          "name fewer values of one: --sweep NAME=A..B or NAME=V,W,...")
     combos = list(itertools.product(*axes))
     one = len(names) == 1
-    what = f"values of {names[0]}" if one else "runs"
-    bar = ProgressBar(len(combos), what, eta=True)
+    bar = ProgressBar(len(combos), f"values of {names[0]}" if one else "runs", eta=True)
     runs, status, interrupted = [], 0, False
     # numbers of the last parameter to skip past too many states; values the user named are each solved
     numbers = all(v.lstrip("-").isdigit() for v in axes[-1]) and not specs[-1][2]
@@ -87,9 +86,9 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             runs.append({"swept": swept, "skipped": f"{_named(names, (*combo[:-1], too_many[combo[:-1]]))} has "
                          f"more than {counted(args.max_states, 'state')}"})
             continue
-        setting = " ".join(f"--set {name}={value}" for name, value in zip(names, combo))
         bar.update(len(runs), _named(names, combo))
         values = [f"{name}={value}" for name, value in zip(names, combo)]
+        setting = " ".join(f"--set {v}" for v in values)
         run = argparse.Namespace(**{**vars(args), "set": [*(args.set or []), *values], "json": True, "sweep": None})
         out, err = io.StringIO(), io.StringIO()
         try:
