@@ -34,8 +34,8 @@ from .start_state import start_from
 from .progress import ProgressBar
 from .frame_room import with_room
 from .interrupt import interrupted_by
-from .load import (INVARIANT_SOURCE, command_line_predicates, file_text, load_game, other_settings,
-                   parameter_values, parse_settings, range_ends, settings_given, titled)
+from .load import (INVARIANT_SOURCE, command_line_measures, command_line_predicates, file_text, load_game,
+                   other_settings, parameter_values, parse_settings, range_ends, settings_given, titled)
 from .runtime import plain_number
 from search.alpha_beta import NotConstantSum, alpha_beta
 from search.budget import draw, sample_outcome
@@ -394,6 +394,35 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
     return ended
 
 
+def _solve_measures(args, game) -> list:
+    """(text, declaration, state -> int) of each --measure of a solve, which goes to the end."""
+    if not args.measure:
+        return []
+    if args.depth is not None or args.alpha_beta:
+        raise UsageError("--measure: takes the best play of a whole solve, to the end of the game; "
+                         + ("--depth N stops the lines short of it" if args.depth is not None else
+                            "alpha-beta cuts off the moves it need not value"))
+    try:
+        return [(text, d, f) for text, (d, f) in zip(args.measure, command_line_measures(game, args.measure))]
+    except RuleErrors as e:
+        raise UsageError("--measure: the expression has errors\n" + e.render()) from None
+
+
+def _measures_json(args, measured: tuple, places: int) -> dict:
+    """What --json gains with --measure: `measures`, an {"expr", "value"} each."""
+    return {"measures": [{"expr": text, "value": plain_number(v, places)}
+                         for (text, _, _), v in zip(args.measured, measured)]} if args.measured else {}
+
+
+def _print_measures(game, args, measured: tuple) -> None:
+    if args.measured:
+        width = max(len(text) for text, _, _ in args.measured)
+        print("  at the end of the game under the best play found"
+              + (", expected (chance weighing the outcomes):" if game.chance_decls else ":"))
+        for (text, _, _), v in zip(args.measured, measured):
+            print(f"    {text:<{width}}  {plain_number(v)}")
+
+
 def _sweep_row(args) -> int:
     """One solve of a sweep: its report a row of the sweep's, not told whole (see _reported)."""
     try:
@@ -418,9 +447,12 @@ def cmd_solve(args) -> int:
         return 2
     if args.skip_invariants:
         game.drop_invariants()
+    args.measured = _solve_measures(args, game)
     # a policy holds each state's own move and value (unless the game comes round: see _solve); an
     # invariant, every state's
-    reads = game.splits_scored and reads_scored(game.checker, extra)
+    # a measure that reads the scored field needs its totals in the state, as an invariant does
+    args.measuring = game.splits_scored and reads_scored(game.checker, [(d, f) for _, d, f in args.measured])
+    reads = args.measuring or game.splits_scored and reads_scored(game.checker, extra)
     aside = game.scored_field if game.splits_scored and not reads else None
     if game.splits_scored and (args.policy is not None or reads):
         game.split_scored(False)
@@ -629,7 +661,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
                     valued=values_bar.update, rng=random.Random(args.seed),
                     decided=policy.decided if policy is not None else None, visit=visit, leaf=leaf,
-                    lines=args.lines)
+                    lines=args.lines, measures=[f for _, _, f in args.measured])
     except _Broken:
         bar.close()
         values_bar.close()
@@ -660,7 +692,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
             game.split_scored(True)
             policy.set_aside("which the game comes round with more in it")
             return _solve_by_iteration(args, game, t0, policy, visit)
-        return _solve_failed(args, _endless(game, e))
+        return _solve_failed(args, _endless(game, e, "as --measure reads it" if args.measuring else None))
     bar.close()
     values_bar.close()
     getattr(visit, "finish", lambda: None)()
@@ -685,6 +717,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
            if sol.best_lines else {}),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in _best_first(sol.outcomes)],
+        **_measures_json(args, sol.measured, EXACT_PLACES),
         "seconds": round(seconds, 3),
     }
     if game.num_players == 1:
@@ -711,6 +744,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
                           show=args.show, leaf=None if sol.complete else args.heuristic)
     if args.moves:
         _print_first_moves(game, sol.first_moves, sol.best_line)
+    _print_measures(game, args, sol.measured)
     if sol.best_lines:
         total, lines, at_value = sol.best_lines
         print(f"  lines of best play: {total:,}"
@@ -724,15 +758,16 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     return _reported(0)
 
 
-def _endless(game, e: Endless) -> str:
-    """Why a solve stopped at a line too long to follow (`e.line`, its moves)."""
+def _endless(game, e: Endless, held: Optional[str] = None) -> str:
+    """Why a solve stopped at a line too long to follow (`e.line`, its moves; `held`: why the scored
+    field stays in the state, where not as an invariant reads it or for several players)."""
     begins = f"(it begins {', '.join(game.describe(m) for m in e.line[:3])}, ...)"
     if e.deep:
         return (f"a line of play goes {len(e.line):,} moves deep {begins}, deeper than solve can follow (it nests "
                 "a call for each move of a line); --depth N, with N below that, solves the first N moves")
     kept = ""
     if game.scored_field is not None and not game.splits_scored:
-        why = "as an invariant reads it" if game.num_players == 1 else "with several players"
+        why = held or ("as an invariant reads it" if game.num_players == 1 else "with several players")
         kept = (f"; the scored field '{game.scored_field}' stays in the state {why}, so a game that comes "
                 "round makes a new state each time")
     elif game.scored_field is None and (count := _counting_field(game, e.line)) is not None:
@@ -1080,7 +1115,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     try:
         fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept,
                             rng=random.Random(args.seed), decided=policy.decided if policy is not None else None,
-                            visit=visit)
+                            visit=visit, measures=tuple(f for _, _, f in args.measured))
     except _Broken:
         found.close()
         raise
@@ -1119,7 +1154,8 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),
-           "first_moves": _first_moves_json(fp.first_moves, 9), "trapped": fp.trapped, "seconds": round(seconds, 3)}
+           "first_moves": _first_moves_json(fp.first_moves, 9), "trapped": fp.trapped,
+           **_measures_json(args, fp.measured, 9), "seconds": round(seconds, 3)}
     _name_policy(policy, out)
     if args.json:
         print(json.dumps(out))
@@ -1135,9 +1171,10 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
     if args.moves:
         _print_first_moves(game, fp.first_moves, fp.best_line)
+    _print_measures(game, args, fp.measured)
     _print_invariants_time(visit, seconds)
     _print_policy(policy)
-    return 0
+    return _reported(0)
 
 
 def _with_invariants(args) -> tuple:
@@ -1260,6 +1297,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "those values only); given again, for each combination of the parameters' values")
     s.add_argument("--policy", metavar="FILE.jsonl",
                    help="write the best move in every state where a player moves, one JSON object a line")
+    s.add_argument("--measure", action="append", metavar="EXPR",
+                   help="a whole-number expression of the rules language: its expected value at the end of the "
+                        "game under the best play found (repeatable)")
     s.add_argument("--heuristic", metavar="H",
                    help="with --depth N: value the states where the lines stop by the file's heuristic H "
                         "instead of the score")

@@ -42,7 +42,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             raise UsageError(f"--{flag} takes one solve: it cannot go with --sweep")
     if not args.json:  # the table has a row per value; --json gives each run whole
         for flag, what in (("moves", "the first moves"), ("show", "the states of the best line"),
-                           ("lines", "the lines of best play")):
+                           ("lines", "the lines of best play"), ("measure", "the measures")):
             if getattr(args, flag) is not None and getattr(args, flag) is not False:  # --lines 0 counts
                 raise UsageError(f"--{flag}: the table of --sweep has a row per value, without {what}; with "
                                  f"--json each run has them, or solve one value with "

@@ -29,6 +29,7 @@ class Solution:
     # with `lines`: (how many lines best play may take, up to `lines` of them as moves, how many of them end
     # at the value: with several players, all but where a move as good for its mover is worse for another)
     best_lines: tuple = ()
+    measured: tuple = ()  # with `measures`: each one's expected value at the end under the best play found
 
 
 class Cycle(Exception):
@@ -72,7 +73,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
           progress: Optional[Callable[[int, int, int], None]] = None,
           valued: Optional[Callable[[int], None]] = None, rng=None,
           decided: Optional[Callable] = None, visit: Optional[Callable] = None,
-          leaf: Optional[Callable] = None, lines: Optional[int] = None) -> Solution:
+          leaf: Optional[Callable] = None, lines: Optional[int] = None,
+          measures: Sequence[Callable] = ()) -> Solution:
     """Count paths layer by layer, and back up values over the DAG. The best line stops at a
     chance step, or with `rng` goes on through it, each outcome drawn by its weight: one way
     the game may go under best play. With max_depth, a state the lines stop at before the game
@@ -94,6 +96,10 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
     With `lines` (a game without chance, solved whole), `best_lines` gives how many lines from
     the initial state take only moves as good for their mover as its best (every solution of a
     puzzle), and the first `lines` of them in the order of the moves (0: the count alone).
+
+    With `measures` (functions of a state, a game solved whole), `measured` gives the expected
+    value of each at the end of the game when every player takes the moves the solve chose (as
+    its best line does), chance weighing the outcomes: how often the dealer busts under best play.
     """
     root = game.initial_state()
     if max_depth is None:
@@ -103,7 +109,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         # with totals set aside, the ends of merged states hold what was still to come, not a return
         return Solution(paths, states, ends, outcomes if banked is None else {}, value, line, True, len(dead),
                         _first_moves(game, root, memo, None),
-                        _best_lines(game, root, memo, lines) if lines is not None else ())
+                        _best_lines(game, root, memo, lines) if lines is not None else (),
+                        _expected(game, root, memo, measures) if measures else ())
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -208,6 +215,37 @@ def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int], leaf: O
     entries = [(m, t, memo.get(key(t) if max_depth is None else (key(t), 1)), p) for m, t, p in _children(game, root)]
     return tuple((m, e[0] if banked is None else plus(e[0], banked(t)), p) for m, t, e, p in entries
                  if isinstance(e, tuple))
+
+
+def _expected(game: Game, root, memo: dict, measures: Sequence[Callable]) -> tuple:
+    """The expected value of each measure at the end of the game from root, each player taking the
+    move the solve chose (memo holds its index among the legal moves), chance weighing its
+    outcomes; a dead end is an end. Each state is measured once (by game.key: the totals a
+    future key sets aside may be what is measured)."""
+    key, _ = key_and_totals(game)
+    done: dict = {}
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+
+    def at(s) -> tuple:
+        k = game.key(s)
+        v = done.get(k)
+        if v is not None:
+            return v
+        player = None if game.is_terminal(s) else game.current_player(s)
+        if player == CHANCE:
+            outcomes = game.chance_outcomes(s)
+            each = [at(game.apply(s, m)) for m, _ in outcomes]
+            v = tuple(sum(p * x[i] for (_, p), x in zip(outcomes, each)) for i in range(len(measures)))
+        else:
+            best_i = None if player is None else memo[key(s)][1]
+            v = tuple(f(s) for f in measures) if best_i is None else at(game.apply(s, game.legal_moves(s)[best_i]))
+        done[k] = v
+        return v
+    try:
+        return at(root)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _has_ways(game: Game, s, listed: bool = True) -> bool:

@@ -28,6 +28,7 @@ class FixedPoint:
     stuck: int = 0  # states from which no end can be reached
     trapped: int = 0  # of them, those where every step takes from the totals: valued -inf, kept out of
     part_sweeps: int = 0  # the most sweeps one part of the states took (see _sweeps)
+    measured: tuple = ()  # with `measures`: each one's expected value at the end under the best play found
 
 
 _END, _MOVE, _CHANCE = 0, 1, 2
@@ -56,7 +57,8 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
                    max_states: int = MAX_STATES,
                    found: Optional[Callable[[int], None]] = None,
                    swept: Optional[Callable[[int, float], None]] = None, rng=None,
-                   decided: Optional[Callable] = None, visit: Optional[Callable] = None) -> FixedPoint:
+                   decided: Optional[Callable] = None, visit: Optional[Callable] = None,
+                   measures: tuple = ()) -> FixedPoint:
     """Every state reachable from the initial one, then sweeps until no value changes by more
     than `tolerance`: each player maximises its own return, chance averages.
 
@@ -78,7 +80,10 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     move its player takes there. `visit(s, line)` is told each state as it is found, `line()`
     giving the moves of a shortest line from the initial state to it; what it raises ends it.
     For one player where chance never moves and no step adds to the totals, the values are found
-    backward from the ends first (`_backward`), so one sweep checks them.
+    backward from the ends first (`_backward`), so one sweep checks them. With `measures`
+    (functions of a state), `measured` gives the expected value of each at the end when every
+    player takes the move the values chose, found by sweeps with those moves fixed (a line that
+    never ends adds 0); with totals set aside, a measure must not read them.
     """
     root = game.initial_state()
     key, banked = key_and_totals(game)
@@ -166,6 +171,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
         for i, (kind, _) in enumerate(kinds):
             if kind == _MOVE:
                 decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
+    measured = _measured(states, kinds, links, policy, measures, tolerance, max_sweeps) if measures else ()
     line, comes_back = _line(game, states, kinds, links, policy, rng)
     first = tuple((m, values[j], p) for (m, p), (j, _) in zip(first_ways, links[0]))
     value = values[0]
@@ -175,7 +181,24 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     if value[0] == -INF:
         raise Trapped(len(trapped), len(states))
     return FixedPoint(len(states), value, line, comes_back, sweeps, change, change <= tolerance, dead, first,
-                      len(stuck), len(trapped), most)
+                      len(stuck), len(trapped), most, measured)
+
+
+def _measured(states: list, kinds: list, links: list, policy: list, measures: tuple, tolerance: float,
+              max_sweeps: int) -> tuple:
+    """The expected value of each measure at the end from the initial state, each mover taking its
+    policy's move: the sweeps of the values with the measures for returns and nothing added on
+    the way."""
+    ends = [(_END, tuple(float(f(states[i])) for f in measures)) if kind == _END else None
+            for i, (kind, _) in enumerate(kinds)]
+    mkinds = [end or ((kind, None) if kind == _CHANCE else (kind, 0)) for end, (kind, _) in zip(ends, kinds)]
+    mlinks = [tuple(row) if kind == _CHANCE else tuple((j, None) for j, _ in row)
+              for (kind, _), row in zip(kinds, links)]
+    zero = (0.0,) * len(measures)
+    values = [end[1] if end else zero for end in ends]
+    _sweeps(mkinds, mlinks, values, list(policy), tolerance, max_sweeps, None, len(measures), improve=False,
+            parts=_parts(kinds, links))
+    return values[0]
 
 
 def _stuck(kinds: list, links: list) -> set:

@@ -1071,6 +1071,65 @@ def test_moves_lists_the_best_thirty_first_moves_or_the_first_thirty_outcomes_an
         "    ... 10 more outcomes (chance 1/4 in all); --json lists them all"]
 
 
+REROLL = """game "one reroll"
+state { total: 0..6 = 0  rolls: 0..2 = 0  rolled: bool = no  kept: bool = no }
+chance when not rolled { draw d in 1..6  total = d  rolled = yes  rolls += 1 }
+action keep "keep {total}" { kept = yes }
+action reroll "reroll" { require rolls < 2  rolled = no }
+turn { either { keep } or { reroll } }
+terminal kept
+score total
+"""
+
+LADDER = """game "coin ladder"
+state { p: 0..3 = 0  flipping: bool = no  stopped: bool = no }
+chance when flipping {
+    draw heads in [yes, no]
+    p = if heads then p + 1 else (if p == 0 then 0 else 3)
+    flipping = no
+}
+action go "go" { flipping = yes }
+action stop "stop" { require p == 1  stopped = yes }
+turn { either { go } or { stop } }
+terminal stopped or p >= 2
+score if stopped then 3 else if p == 2 then 8 else 0
+"""
+
+
+def test_measure_gives_the_expected_value_of_an_expression_at_the_end_under_best_play(tmp_path):
+    # by hand: a die, kept or rolled again once (worth 3.5): best play rolls again on 1-3, so 1.5
+    # rolls are expected and a six ends the game 1/6 + 1/2 * 1/6 = 1/4 of the time
+    path = tmp_path / "reroll.rules"
+    path.write_text(REROLL)
+    out = json.loads(run_engine("solve", path, "--measure", "rolls", "--measure", "if total == 6 then 1 else 0",
+                                "--json").stdout)
+    assert out["best_score"] == 4.25  # 1/2 * 5 + 1/2 * 3.5
+    assert out["measures"] == [{"expr": "rolls", "value": 1.5}, {"expr": "if total == 6 then 1 else 0", "value": 0.25}]
+    text = run_engine("solve", path, "--measure", "rolls").stdout
+    assert text.endswith("  at the end of the game under the best play found, expected (chance weighing the "
+                         "outcomes):\n    rolls  1.5\n"), text
+    # a game that comes back to a state (tails at 0 stays at 0), by value iteration: at 1, stopping
+    # is worth 3 and going on 1/2 * 8, so best play goes on and ends at 2 half the time
+    path.write_text(LADDER)
+    out = json.loads(run_engine("solve", path, "--measure", "if p == 2 then 1 else 0", "--json").stdout)
+    assert (out["method"], out["best_score"], out["measures"][0]["value"]) == ("value iteration", 4, 0.5)
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--depth", "2"], "--measure: takes the best play of a whole solve, to the end of the game; --depth N stops the "
+                       "lines short of it"),
+    (["--sweep", "n"], "--measure: the table of --sweep has a row per value, without the measures; with --json each "
+                       "run has them, or solve one value with --set n=V"),
+])
+def test_measure_that_cannot_be_given_is_a_usage_error(tmp_path, flags, message):
+    path = tmp_path / "reroll.rules"
+    path.write_text("param n in 1..2 = 1\n" + REROLL)
+    r = run_engine("solve", path, "--measure", "rolls", *flags)
+    assert (r.returncode, r.stderr) == (2, f"error: {message}\n")
+    r = run_engine("solve", path, "--measure", "rolls > 1")
+    assert r.returncode == 2 and r.stderr.startswith("error: --measure: the expression has errors\n"), r.stderr
+
+
 def test_moves_after_value_iteration_give_the_value_after_each_opening(tmp_path):
     # CYCLE by hand: from n = 0 the only move is a step to 1, and the best from there stops at 2
     path = tmp_path / "cycle.rules"
