@@ -397,8 +397,9 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         print("  no line reached the end of the game "
               + ("before the interrupt" if interrupted else
                  f"within --depth {depth} (the budget was not spent)" if spare else
-                 "(the budget was not spent: every line was dropped by --filter, stopped at a dead end or came "
-                 "back to a state an earlier layer held)"
+                 "(the budget was not spent: every line was "
+                 + ("dropped by --filter, " if getattr(args, "filter", None) else "")
+                 + "stopped at a dead end or came back to a state an earlier layer held)"
                  if emptied else "within the budget")
               + (f": the beam went {counted(r.iterations, 'layer')} deep (a smaller --width goes deeper on the same "
                  "budget; where lines can come back to a state, a wider one keeps more of them apart)"
@@ -406,6 +407,9 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                  f" ({counted(r.iterations, 'iteration')}): random lines that go round without end (for 1,000 moves "
                  "each) spend the budget; --depth N stops them after N moves"
                  if depth in (None, "end") and not interrupted and args.algo in ("mcts", "random-walk", "flat-mc")
+                 else f" ({counted(r.iterations, 'descent')}): descents that go round without end, in new states "
+                 "each time (a count of turns in the state, say), stop after 1,000 moves"
+                 if not interrupted and args.algo == "max-score"
                  else ": depth first, it went down lines that neither ended nor came back to a state they passed (a "
                  "count of turns in the state makes every state new, unless one player's count is a `scored` field, "
                  "set aside); --depth N stops lines after N moves"
@@ -419,7 +423,7 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         print(f"  the budget was not spent: every line{'' if depth is None else f' of at most {depth:,} moves'} that "
               "does not come back to a state it passed was searched, so none of them scores more")
     if r.cut:
-        print(f"  {_cut(r.cut)}")
+        print(f"  {_cut(r.cut, args.algo)}")
     if chance:
         print(f"  chance: {chance}")
     print("  best line:")
@@ -449,8 +453,10 @@ def _shared(length: int, ended: bool, decisions: int, first: Optional[int]) -> s
             f"length{'' if ended else ' (it did not end)'}; a larger --budget gives each decision more")
 
 
-def _cut(n: int) -> str:
+def _cut(n: int, algo: str = "") -> str:
     """What a run tells of its n random lines stopped by search.budget.ROLLOUT_MOST."""
+    if algo == "max-score":  # which takes no --depth
+        return f"{counted(n, 'descent')} stopped after {ROLLOUT_MOST:,} moves without an end"
     return (f"{counted(n, 'random rollout')} stopped after {ROLLOUT_MOST:,} moves without an end "
             "(--depth N sets a rollout's length)")
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .budget import Budgeted, Observer, Progress, Result, draw
+from .budget import ROLLOUT_MOST, Budgeted, Observer, Progress, Result, draw
 
 
 class _Node:
@@ -26,11 +26,15 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
 
     Two additions to seed 001: equal states (by game.key) share one node, and a node
     whose lines have all been seen is no longer sampled, so the search stops, with
-    the optimum, once every line from state has been seen.
+    the optimum, once every line from state has been seen. A descent does not go back
+    to a state on its line (with the game's `future_key`, one that differs only in the
+    running totals that only the returns read is the same state), and one of
+    ROLLOUT_MOST moves stops there, valued by the heuristic (counted in `cut`).
     """
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     p = fm.player
     nodes: dict = {}
+    future = getattr(game, "future_key", game.key)
 
     def node_of(s) -> _Node:
         k = game.key(s)
@@ -43,8 +47,11 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
     while not fm.spent and not root.done:
         fm.iterations += 1
         node, path, line = root, [root], []
-        on_path = {id(root)}
+        on_path = {future(root.state)}
         while not node.ended:
+            if len(line) >= ROLLOUT_MOST:  # a line that goes round without end, in new states each time
+                fm.cut += 1
+                break
             if fm.spent:  # a line that goes round can be long: the budget ends it where it has got to
                 return fm.result(None if fm.best_line else line[0][0] if line else root.children[0][0])
             if node.options is None:
@@ -56,15 +63,15 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
                 weights = dict(fm.outcomes(node.state)) if fm.is_chance(node.state) else {}
                 node.children = [(m, node_of(fm.apply(node.state, m)), weights.get(m))
                                  for m in node.options]
-            open_ = [c for c in node.children if not c[1].done and id(c[1]) not in on_path]
+            open_ = [c for c in node.children if not c[1].done and future(c[1].state) not in on_path]
             if not open_:
                 break
             m, node, _ = open_[draw(_weights(open_), rng)]
             path.append(node)
-            on_path.add(id(node))
+            on_path.add(future(node.state))
             line.append((m, node.state))
         score = fm.finish(line, node.state) if node.ended else fm.values(node.state, heuristic)[p]
-        node.done = True
+        node.done = node.done or len(line) < ROLLOUT_MOST  # a line stopped short has lines below it
         for x in reversed(path):
             x.best = max(x.best, score)
             if x.children is not None and all(c[1].done for c in x.children):

@@ -177,8 +177,24 @@ def test_beam_drops_states_an_earlier_layer_held_so_a_game_that_comes_round_is_d
                     "turn { step }\nterminal x == 9\nscore x\n")
     r = run_engine("search", path, "--algo", "beam", "--budget", "1000")
     assert r.stdout.splitlines()[1:] == ["  no line reached the end of the game (the budget was not spent: every line "
-                                         "was dropped by --filter, stopped at a dead end or came back to a state an "
-                                         "earlier layer held)"], r.stdout
+                                         "was stopped at a dead end or came back to a state an earlier layer held)"], \
+        r.stdout
+
+
+def test_max_score_does_not_go_round_a_puzzle_and_stops_a_descent_that_never_ends(tmp_path):
+    # the moves spent are `scored`: a descent does not go back to a placement on its line, so
+    # max-score sees every line and finds the fewest moves, 2 ** n - 1 (Lucas)
+    path = tmp_path / "hanoi.rules"
+    path.write_text(HANOI)
+    out = json_of("search", path, "--algo", "max-score", "--budget", "1000000", "--json")
+    assert out["best_score"] == -7 and out["fm_calls"] < 1_000_000, out
+    # "down" forever never meets a state again: each descent stops after 1,000 moves, and says so
+    path.write_text('state { n: int = 0 }\naction down "down" { n -= 1 }\naction up "up" { n += 1 }\n'
+                    "turn { either { down } or { up } }\nterminal n >= 2000\nscore n\n")
+    r = run_engine("search", path, "--algo", "max-score", "--budget", "5000")
+    assert re.search(r"no line reached the end of the game within the budget \(\d+ descents\): descents that go "
+                     r"round without end, in new states each time \(a count of turns in the state, say\), stop after "
+                     r"1,000 moves\n", r.stdout), r.stdout
 
 
 def test_a_move_by_move_search_that_ends_no_line_says_how_it_shared_its_budget(tmp_path):
