@@ -136,12 +136,13 @@ class Checker(ExpressionChecks):
             hint = f"{whose} names its player {bound} here ({form.format(bound).replace(' EXPR', '')} ...): " \
                    f"write {bound}, or {form.format(name).replace(' EXPR', '')} ..."
         if hint is None and what in ("name", "state field"):
-            hint = self._bound_elsewhere(name, what == "state field")
+            hint = self._bound_elsewhere(name, what == "state field", span)
         self.error("unknown-name", f"unknown {what} '{name}'", span, hint)
 
-    def _bound_elsewhere(self, name: str, changed: bool) -> Optional[str]:
-        """A hint for a name that is unknown here but that a block elsewhere binds (an action
-        reading a `var` of the turn that calls it, say); `changed`: it is assigned here."""
+    def _bound_elsewhere(self, name: str, changed: bool, span: Optional[m.Span] = None) -> Optional[str]:
+        """A hint for a name that is unknown here (at `span`) but that a block elsewhere binds (an
+        action reading a `var` of the turn that calls it, say, or its label a name bound in an `if`
+        of its body); `changed`: it is assigned here."""
         for d in self.decls:
             if not isinstance(d, (m.ActionDecl, m.TurnDecl, m.TriggerDecl, m.ChanceDecl)):
                 continue
@@ -152,6 +153,12 @@ class Checker(ExpressionChecks):
                             block = f"action '{d.name.name}'" if isinstance(d, m.ActionDecl) else \
                                 "the turn" if isinstance(d, m.TurnDecl) else "a trigger" \
                                 if isinstance(d, m.TriggerDecl) else "a chance block"
+                            nested = not any(s is top for top in d.body.stmts)
+                            if span is not None and nested and _within(span, d.span):  # the same declaration
+                                return (f"'{name}' is bound at {x.span}, inside a block of {block} (an `if`, a "
+                                        "`for`, a branch), and seen in that block only; the label and the steps "
+                                        "after the block see the names bound outside it: `var "
+                                        f"{name} = ...` before the block, set with `{name} = ...` inside it")
                             return (f"'{name}' is bound at {x.span}, in {block}: a name bound in a block is seen "
                                     "in that block only, not in an action it calls; "
                                     + ("to change it there, keep it in a state field" if changed else
@@ -1190,6 +1197,12 @@ class Checker(ExpressionChecks):
 def names_in(e):
     """Every Name node inside an expression."""
     return nodes_in(e, m.Name)
+
+
+def _within(inner: m.Span, outer: m.Span) -> bool:
+    """Whether the place `inner` begins lies within `outer`."""
+    return inner.file == outer.file and (outer.line, outer.col) <= (inner.line, inner.col) <= \
+        (outer.end_line, outer.end_col)
 
 
 def nodes_in(root, kind: type):

@@ -19,6 +19,7 @@ failing marker check, not as a wrong expectation about the engine.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import textwrap
@@ -2812,6 +2813,24 @@ def test_a_name_bound_in_the_caller_is_unknown_in_the_action_it_calls_and_the_hi
                             f"'x' is bound at {tmp_path / 'game.rules'}:4:9, in action 'go': a name bound in a block "
                             "is seen in that block only, not in an action it calls; pass it as an argument "
                             "(`action NAME(x)`)"), errors.render()
+
+
+def test_a_name_bound_in_an_if_of_an_action_is_unknown_in_its_label_and_the_hint_says_var(tmp_path):
+    game = ('state { x: 0..9 = 0 }\naction step "step {d} {b}" {\n    choose d in 1..2\n'
+            "    if d == 1 { let b = 5  x += 1 } else { x += 2 }\n}\nturn { step }\nterminal x >= 3\nscore x\n")
+    found, errors = every_diagnostic(tmp_path, game)
+    assert found == [("unknown-name", "unknown name 'b'", 2, 24,
+                      f"'b' is bound at {tmp_path / 'game.rules'}:4:21, inside a block of action 'step' (an `if`, a "
+                      "`for`, a branch), and seen in that block only; the label and the steps after the block see "
+                      "the names bound outside it: `var b = ...` before the block, set with `b = ...` inside it")], \
+        errors.render()
+    # as the hint says: a var before the block, set inside it, is seen by the label (by hand: from
+    # 0, the moves are step 1 5 and step 2 0)
+    fixed = tmp_path / "fixed.rules"
+    fixed.write_text(game.replace("    choose d in 1..2\n", "    choose d in 1..2\n    var b = 0\n")
+                     .replace("let b = 5", "b = 5"))
+    out = json.loads(run_engine("solve", fixed, "--moves", "--json").stdout)
+    assert [m["move"] for m in out["first_moves"]] == ["step 1 5", "step 2 0"]
 
 
 def test_a_tuple_type_and_a_tuple_for_a_cell_are_told_what_to_write_instead(tmp_path):
