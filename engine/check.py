@@ -1097,7 +1097,8 @@ class Checker(ExpressionChecks):
         el = T.element(t)
         if el is None:
             self.error("type-mismatch", f"'for' needs a collection, got {T.show(t)}", iterable.span,
-                       _RANGE_HINT if t == T.INT else None)
+                       _RANGE_HINT if t == T.INT else "chars(s) is the list of a string's characters"
+                       if t == T.STR else None)
             el = T.ANY
         scope = {}
         self.bind(targets, el, iterable.span, scope)

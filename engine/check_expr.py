@@ -24,7 +24,7 @@ BUILTINS = {
     "lines": (2, 2), "neighbours": (2, 2), "components": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
     "clashes": (3, 3), "matches": (3, 3), "places": (3, 3), "beside": (2, 2), "open_ends": (2, 2),
     "loose_ends": (2, 2),
-    "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "union": (1, 1), "concat": (1, 1),
+    "networks": (1, 1), "longest_trail": (3, 3), "join": (2, 2), "chars": (1, 1), "union": (1, 1), "concat": (1, 1),
     "text": (1, 1), "graph": (1, 2), "nodes": (1, 1), "distance": (3, 3), "old": (1, 1),
     "next_player": (1, 1),
 }
@@ -34,7 +34,7 @@ SIGNATURES = {
     "square_grid": "rows, cols", "hex_grid": "cells, layout", "cells": "g", "lines": "g, k", "neighbours": "g, c",
     "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
     "matches": "b, c, t", "places": "b, g, t", "beside": "c, s", "open_ends": "b, g", "loose_ends": "b, g",
-    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "text": "v", "graph": "edges, nodes",
+    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "chars": "s", "text": "v", "graph": "edges, nodes",
     "nodes": "g", "distance": "g, a, b", "old": "e",
     "next_player": "p",
 }
@@ -264,7 +264,8 @@ class ExpressionChecks:
                            "a number written out, such as [0]; a list takes any index")
                 return T.ANY
             return t[1][e.key.value]
-        self.error("type-mismatch", f"cannot index {T.show(t)}", e.span)
+        self.error("type-mismatch", f"cannot index {T.show(t)}", e.span,
+                   "chars(s) is the list of a string's characters: chars(s)[k]" if t == T.STR else None)
         return T.ANY
 
     def expr_Call(self, e: m.Call, want):
@@ -542,6 +543,10 @@ class ExpressionChecks:
             return ("list", T.CELL)
         if name == "text":
             return T.STR
+        if name == "chars":
+            if not T.fits(a0, T.STR):
+                self.error("type-mismatch", f"chars() needs a str, got {T.show(a0)}", e.args[0].span)
+            return ("list", T.STR)
         if name == "join":
             if not T.fits(a0, T.STR):
                 self.error("type-mismatch", f"join() needs a str separator first, got {T.show(a0)}", e.args[0].span)

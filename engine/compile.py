@@ -371,7 +371,7 @@ class Compiler(PySource, StmtSource):
                   "list": tuple, "set": frozenset, "abs": abs,
                   "union": lambda c: frozenset().union(*c), "concat": lambda c: tuple(chain.from_iterable(c)),
                   "keys": lambda mp: tuple(_in_order(mp)), "values": lambda mp: tuple(mp[k] for k in _in_order(mp)),
-                  "cells": lambda g: g.cells, "text": rt.format_value}
+                  "cells": lambda g: g.cells, "text": rt.format_value, "chars": tuple}
         if name in simple:
             fn = simple[name]
             return lambda env: fn(a(env))

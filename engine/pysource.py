@@ -28,7 +28,7 @@ from .check import nodes_in, state_slots
 
 STATE_KINDS = ("field", "local", "current")
 SIMPLE_CALLS = {"len": "len", "count": "len", "sum": "sum", "any": "any", "all": "all", "abs": "abs",
-                "list": "tuple", "set": "frozenset", "text": "_text"}
+                "list": "tuple", "set": "frozenset", "text": "_text", "chars": "tuple"}
 COMP_WRAP = {"sum": "sum({})", "any": "any({})", "all": "all({})", "list": "tuple({})", "set": "frozenset({})",
              "sorted": "tuple(sorted({}))", "bag": "_Bag({})", "min": "min({})", "max": "max({})",
              "union": "frozenset().union(*{})", "concat": "tuple(_chain({}))"}

@@ -98,3 +98,23 @@ def test_an_empty_braces_in_a_comprehension_is_the_kind_the_declared_type_asks_f
     s = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[0])
     assert game.state_json(s) == {"s": {"A": [3], "B": []}, "l": [[5], []], "n": 1, "to_move": "B"}
     assert game.returns(s) == (2.0, 2.0)  # one value in A's set, one in the first bag
+
+
+def test_a_board_drawn_as_rows_of_text_is_read_cell_by_cell_with_chars(tmp_path):
+    # by hand: the rows "..#", "#.#", "..." have walls at (0, 2), (1, 0) and (1, 2); from (0, 0) the
+    # walker reaches (2, 0) in four steps at best: (0, 1), (1, 1), (2, 1), (2, 0)
+    import json
+
+    from conftest import run_engine
+    path = tmp_path / "walk.rules"
+    path.write_text('game "walk"\nconst rows = ["..#", "#.#", "..."]\nconst board = square_grid(3, 3)\n'
+                    'const walls = set(c for c in cells(board) where chars(rows[c.row])[c.col] == "#")\n'
+                    "state { at: cell = cell(0, 0)  spent: int = 0 scored }\n"
+                    'action step "to {c}" { choose c in neighbours(board, at) where c not in walls  at = c  '
+                    "spent -= 1 }\nturn { step }\nterminal at == cell(2, 0)\nscore spent\n"
+                    "view text(sorted(walls))\n", encoding="utf-8")
+    game = load_game(str(path))
+    assert game.view(game.initial_state()) == "[(0, 2), (1, 0), (1, 2)]"
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["best_score"] == -4
+    assert [step["move"] for step in out["best_line"][1:]] == ["to (0, 1)", "to (1, 1)", "to (2, 1)", "to (2, 0)"]
