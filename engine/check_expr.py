@@ -34,8 +34,8 @@ SIGNATURES = {
     "square_grid": "rows, cols", "hex_grid": "cells, layout", "cells": "g", "lines": "g, k", "neighbours": "g, c",
     "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
     "matches": "b, c, t", "places": "b, g, t", "beside": "c, s", "open_ends": "b, g", "loose_ends": "b, g",
-    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "chars": "s", "text": "v", "graph": "edges, nodes",
-    "nodes": "g", "distance": "g, a, b", "old": "e",
+    "networks": "b", "longest_trail": "b, g, label", "join": "sep, strs", "chars": "s", "text": "v",
+    "graph": "edges, nodes", "nodes": "g", "distance": "g, a, b", "old": "e",
     "next_player": "p",
 }
 """The parameters of the built-ins that are not aggregates, as the language reference names them."""
