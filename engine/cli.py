@@ -1067,7 +1067,9 @@ def _too_many_states(args, game, e: TooManyStates, why: str, advice: str = "") -
                "shows how the states grow with depth, --depth N solves the first N moves and --max-states N lets "
                "solve hold more; "
                + ("`search` and `play` look for good lines" if game.num_players == 1 else
-                  "`play` pits search agents against each other") + " in a game too big to solve" + advice)
+                  "`play` pits search agents against each other") + " in a game too big to solve"
+               + ("; for two players whose returns add up to the same, --alpha-beta searches far fewer states"
+                  if game.num_players == 2 and not getattr(args, "alpha_beta", False) else "") + advice)
     spread = game.fields_spread(e.keys, sample=SPREAD_SAMPLE)  # a state is its own key
     if spread:
         looked = min(len(e.keys), SPREAD_SAMPLE)

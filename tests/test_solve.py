@@ -90,6 +90,8 @@ def test_solve_stops_with_a_clear_error_past_its_limit_of_states(depth):
     assert "--depth N" in r.stderr and "--max-states N" in r.stderr
     # search plans for one player: with two, play is the way on
     assert "`play` pits search agents against each other" in r.stderr and "`search`" not in r.stderr
+    # tic-tac-toe's returns add up to 0: alpha-beta is named as the solve that searches fewer
+    assert "; for two players whose returns add up to the same, --alpha-beta searches far fewer states" in r.stderr
 
 
 def test_tictactoe_is_a_draw_under_perfect_play(tictactoe):
