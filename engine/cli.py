@@ -12,7 +12,7 @@ import re
 import sys
 import time
 from collections import Counter
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import attrs
 
@@ -29,6 +29,7 @@ from .game import fraction_text
 from .scored import could_be_scored, reads_scored
 from .off_board import OffBoard
 from .policy_file import PolicyFile
+from .score_sums import ScoreSums
 from .outputs import CannotWrite, NewFile
 from .start_state import start_from
 from .progress import ProgressBar
@@ -224,8 +225,8 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     warning too. No playouts (0) find nothing and warn of nothing."""
     if playouts == 0:
         return []
-    off = OffBoard.of(game)
-    found, reached, ended, stuck = _tracked_playouts(game, playouts, steps, "", looked=off)
+    looks = [look for look in (OffBoard.of(game), ScoreSums.of(game)) if look is not None]
+    found, reached, ended, stuck = _tracked_playouts(game, playouts, steps, "", looked=looks)
     found = _with_check_hint(found, game.path, settings)
     for name, value in [] if found else range_ends(game, settings):  # the game must set up with them too
         try:
@@ -271,7 +272,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                                else None)
                      + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings)
                      + endless(game.checker, ended, playouts, steps)
-                     + (off.warnings() if off is not None else [])
+                     + [w for look in looks for w in look.warnings()]
                      + ([] if game.dead_ends_end else
                         dead_ends(game.checker, [n for n, _ in stuck], playouts,
                                   stuck and _why_stuck(game, settings, min(stuck, key=lambda x: x[0])[1]))))
@@ -302,11 +303,11 @@ def _why_stuck(game, settings: dict, s) -> Counter:
     return drops
 
 
-def _tracked_playouts(game, playouts: int, steps: int, setting: str, until=None,
-                      looked: Optional[OffBoard] = None) -> tuple:
+def _tracked_playouts(game, playouts: int, steps: int, setting: str, until=None, looked: Sequence = ()) -> tuple:
     """The problems random playouts met (see _playouts), the names of the actions that ran, how
     many playouts ended, and (moves played, state) for each that stopped at a dead end; with
-    `until`, the playouts stop once all of those actions have run; `looked` looks at each state."""
+    `until`, the playouts stop once all of those actions have run; each of `looked` looks at each
+    state (`look(state, moves before it)`)."""
     rng = random.Random(0)
     found: list = []
     bar = ProgressBar(playouts, f"random playouts{' with ' + setting if setting else ''}", eta=True)
@@ -333,7 +334,7 @@ paths reach was left unreached in about as many settings (17 and 10 against 14 a
 
 
 def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: str = "", until=None,
-              stuck: Optional[list] = None, looked: Optional[OffBoard] = None) -> int:
+              stuck: Optional[list] = None, looked: Sequence = ()) -> int:
     """Play; append the first problem met to `found` and stop there (`setting`: the `--set`
     text of the parameter values, if not the ones validate was given). How many playouts
     ended (at a terminal state or a dead end) within `steps` moves; for each that stopped at a
@@ -354,8 +355,8 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                                             None if step else "the state as it starts: "
                                             + clip(json.dumps(game.state_json(s)), 300)))
                     return ended
-                if looked is not None:
-                    looked.look(s, step)
+                for look in looked:
+                    look.look(s, step)
                 game.view(s)  # the view and the heuristics must run on every state too
                 for name in game.heuristics:
                     game.evaluate(s, name)

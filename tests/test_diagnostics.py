@@ -2661,6 +2661,34 @@ def test_a_cell_a_move_puts_off_every_grid_is_a_warning_at_its_field(tmp_path, e
     assert r.returncode == 0 and "off-board" not in r.stderr, r.stderr
 
 
+RACE = """players A, B
+state { n: 0..6 = 0  winner: 0..2 = 0 }
+action add "add {k}" { choose k in 1..2  n += k  if n >= 5 { winner = if current == A then 1 else 2 } }
+turn { add }
+terminal winner > 0
+score for p: SCORE
+"""
+
+
+def test_a_score_whose_returns_add_up_otherwise_before_the_end_is_a_warning(tmp_path, engine_cli):
+    # at an end one player has 1 and the other -1 (0 in all); before it, no winner: -1 each, -2
+    path = tmp_path / "race.rules"
+    path.write_text(RACE.replace("SCORE", "if winner == (if p == A then 1 else 2) then 1 else -1"), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "5")
+    assert r.returncode == 0
+    assert "race.rules:6:1: warning[score-before-end]: the returns add up to 0 at every end the random playouts " \
+           "reached, but to -2 in the initial state (A -1, B -1)\n" in r.stderr, r.stderr
+    # 0 for both before the end, as at a tie: no warning; nor with a heuristic the agents take instead
+    path.write_text(RACE.replace("SCORE", "if winner == 0 then 0 else if winner == (if p == A then 1 else 2) then 1 "
+                                 "else -1"), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "5")
+    assert r.returncode == 0 and "score-before-end" not in r.stderr, r.stderr
+    path.write_text(RACE.replace("SCORE", "if winner == (if p == A then 1 else 2) then 1 else -1")
+                    + "heuristic lead for p = 0\n", encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "5")
+    assert r.returncode == 0 and "score-before-end" not in r.stderr, r.stderr
+
+
 def test_a_negative_count_in_a_bag_of_counts_is_an_error_at_it(tmp_path, engine_cli):
     path = tmp_path / "negative.rules"
     path.write_text("const b = bag({1: -1, 2: 2})\nstate { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\n"
