@@ -394,13 +394,15 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         depth = getattr(args, "depth", None)
         spare = args.budget is not None and r.fm_calls < args.budget and depth not in (None, "end")
         emptied = args.algo == "beam" and not spare and args.budget is not None and r.fm_calls < args.budget
+        searched = args.algo == "max-score" and r.fm_calls < args.budget  # every line, to 1,000 moves
         print("  no line reached the end of the game "
               + ("before the interrupt" if interrupted else
                  f"within --depth {depth} (the budget was not spent)" if spare else
                  "(the budget was not spent: every line was "
                  + ("dropped by --filter, " if getattr(args, "filter", None) else "")
                  + "stopped at a dead end or came back to a state an earlier layer held)"
-                 if emptied else "within the budget")
+                 if emptied else f"(the budget was not spent: every line that does not come back to a state it "
+                 f"passed was searched to {ROLLOUT_MOST:,} moves)" if searched else "within the budget")
               + (f": the beam went {counted(r.iterations, 'layer')} deep (a smaller --width goes deeper on the same "
                  "budget; where lines can come back to a state, a wider one keeps more of them apart)"
                  if args.algo == "beam" and not (interrupted or spare or emptied) else
@@ -409,7 +411,7 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                  if depth in (None, "end") and not interrupted and args.algo in ("mcts", "random-walk", "flat-mc")
                  else f" ({counted(r.iterations, 'descent')}): descents that go round without end, in new states "
                  "each time (a count of turns in the state, say), stop after 1,000 moves"
-                 if not interrupted and args.algo == "max-score"
+                 if not interrupted and args.algo == "max-score" and not searched
                  else ": depth first, it went down lines that neither ended nor came back to a state they passed (a "
                  "count of turns in the state makes every state new, unless one player's count is a `scored` field, "
                  "set aside); --depth N stops lines after N moves"
@@ -420,8 +422,12 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
     print(f"  best score: {out['best_score']} (first found after {r.first_best_at:,} calls)")
     if args.algo in EXHAUSTIVE and not interrupted and r.fm_calls < args.budget:
         depth = getattr(args, "depth", None)
-        print(f"  the budget was not spent: every line{'' if depth is None else f' of at most {depth:,} moves'} that "
-              "does not come back to a state it passed was searched, so none of them scores more")
+        if r.cut:  # max-score's descents stopped at 1,000 moves: the lines past them were not searched
+            print(f"  the budget was not spent: every line that does not come back to a state it passed was "
+                  f"searched to {ROLLOUT_MOST:,} moves, none further")
+        else:
+            print(f"  the budget was not spent: every line{'' if depth is None else f' of at most {depth:,} moves'} "
+                  "that does not come back to a state it passed was searched, so none of them scores more")
     if r.cut:
         print(f"  {_cut(r.cut, args.algo)}")
     if chance:

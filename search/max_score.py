@@ -29,7 +29,8 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
     the optimum, once every line from state has been seen. A descent does not go back
     to a state on its line (with the game's `future_key`, one that differs only in the
     running totals that only the returns read is the same state), and one of
-    ROLLOUT_MOST moves stops there, valued by the heuristic (counted in `cut`).
+    ROLLOUT_MOST moves stops there, valued by the heuristic (counted in `cut`): its last
+    node is then done as an end would be, so the lines below it are not searched.
     """
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     p = fm.player
@@ -71,7 +72,9 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
             on_path.add(future(node.state))
             line.append((m, node.state))
         score = fm.finish(line, node.state) if node.ended else fm.values(node.state, heuristic)[p]
-        node.done = node.done or len(line) < ROLLOUT_MOST  # a line stopped short has lines below it
+        # a node where a descent stopped at ROLLOUT_MOST moves is done too (`cut` says so): else,
+        # once the nodes within reach are expanded, descents would cost no calls and never end
+        node.done = True
         for x in reversed(path):
             x.best = max(x.best, score)
             if x.children is not None and all(c[1].done for c in x.children):

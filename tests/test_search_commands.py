@@ -191,10 +191,23 @@ def test_max_score_does_not_go_round_a_puzzle_and_stops_a_descent_that_never_end
     # "down" forever never meets a state again: each descent stops after 1,000 moves, and says so
     path.write_text('state { n: int = 0 }\naction down "down" { n -= 1 }\naction up "up" { n += 1 }\n'
                     "turn { either { down } or { up } }\nterminal n >= 2000\nscore n\n")
-    r = run_engine("search", path, "--algo", "max-score", "--budget", "5000")
-    assert re.search(r"no line reached the end of the game within the budget \(\d+ descents\): descents that go "
+    r = run_engine("search", path, "--algo", "max-score", "--budget", "1500")
+    assert re.search(r"no line reached the end of the game within the budget \(\d+ descents?\): descents that go "
                      r"round without end, in new states each time \(a count of turns in the state, say\), stop after "
                      r"1,000 moves\n", r.stdout), r.stdout
+    # within 1,000 moves n takes the 2,001 values -1000..1000, each expanded once (two calls): a
+    # larger budget is not spent, and the search ends
+    r = run_engine("search", path, "--algo", "max-score", "--budget", "20000")
+    assert r.stdout.splitlines()[1] == "  no line reached the end of the game (the budget was not spent: every " \
+        "line that does not come back to a state it passed was searched to 1,000 moves)", r.stdout
+    # a walk to the far end of five cells that counts its steps in an ordinary field: every state
+    # is new, yet the search ends, with the four steps straight there
+    path.write_text('state { pos: 0..4 = 0  spent: int = 0 }\naction left "L" { require pos > 0  pos -= 1  '
+                    'spent -= 1 }\naction right "R" { require pos < 4  pos += 1  spent -= 1 }\n'
+                    "turn { either { left } or { right } }\nterminal pos == 4\nscore spent\n")
+    r = run_engine("search", path, "--algo", "max-score", "--budget", "20000")
+    assert "  best score: -4 " in r.stdout and "  the budget was not spent: every line that does not come back to a " \
+        "state it passed was searched to 1,000 moves, none further\n" in r.stdout, r.stdout
 
 
 def test_a_move_by_move_search_that_ends_no_line_says_how_it_shared_its_budget(tmp_path):
