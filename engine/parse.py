@@ -66,7 +66,7 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
     else:
         got = "the end of the file"
     expected = getattr(e, "expected", None) or getattr(e, "allowed", None) or ()
-    if isinstance(e, UnexpectedToken) and e.interactive_parser is not None:
+    if getattr(e, "interactive_parser", None) is not None:
         # LALR merges states, so e.expected holds what may come here in any of them: the parser
         # fed each in turn keeps those that may come after what was read
         expected = sorted(e.interactive_parser.accepts()) or expected
@@ -76,7 +76,8 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         closer = {"(": "')'", "[": "']'", "{": "'}'"}.get(_inside(text, at))
         expected = [n for n in expected if _word(n) not in _CLOSERS or _word(n) == closer] or expected
     words = {_word(n) for n in expected}
-    msg = f"expected {_expected(expected)}, got {got}" if expected else f"unexpected {got}"
+    msg = f"expected {_expected(expected)}, got {got}" if expected else \
+        f"expected the end of the expression, got {got}" if not whole_file else f"did not expect {got} here"
     # between declarations (and nothing else may come): name what may, not ten words of it
     top_level = _TOP_LEVEL <= words <= _TOP_LEVEL | {"'source'", _word("$END")}
     if top_level:
@@ -174,6 +175,8 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         hint = _habit_hint(text, at, e.token.value if isinstance(e, UnexpectedToken) else text[at:at + 1], words)
         if hint is None and isinstance(e, UnexpectedToken):
             hint, word = _misspelt_keyword(text, e.token, [w[1:-1] for w in words if re.fullmatch(r"'[a-z_]+'", w)])
+            if not whole_file:  # an expression alone has no statement to begin with a keyword
+                hint, word = (None, None) if word is not None else (hint, word)
             if word is not None:  # the statement's first word: the error is there, not where parsing gave up
                 msg = f"expected a statement, got '{text[word:word + len(text[word:].split(None, 1)[0])]}'"
                 line, col = _line_col(text, word)

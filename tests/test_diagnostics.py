@@ -968,6 +968,19 @@ def test_an_expression_on_the_command_line_expects_only_what_may_follow_in_an_ex
     assert "hint: a range after `in` goes in brackets: x in (1..5)" in r.stderr
 
 
+@pytest.mark.parametrize("text, message", [
+    ("len(marks) len(marks)", "--invariant:1:12: error[syntax]: expected the end of the expression, got a name "
+                              "'len'"),
+    ("len(marks) , 3", "--invariant:1:12: error[syntax]: expected the end of the expression, got ','"),
+    ("len(marks) / 2 > 1", "--invariant:1:12: error[syntax]: expected the end of the expression, '!=', '%', '*', "
+                           "'+', '-', '.', '..', '//', '<' or something else, got '/'"),
+])
+def test_an_expression_followed_by_more_says_its_end_was_expected_not_a_statement(text, message):
+    r = run_engine("check", "rules/tictactoe.rules", "--invariant", text)
+    assert (r.returncode, r.stderr.splitlines()[0]) == (2, message), r.stderr
+    assert "statement" not in r.stderr and "keyword" not in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("turn, code, hint", [
     ("turn { step ‸| step }", "syntax", OR_HINT),
     ("turn { step ‸or step }", "unknown-name", "a choice of steps is written `either { A } or { B }`; steps one "
