@@ -346,3 +346,17 @@ def test_a_depth_past_every_end_is_a_whole_solve_even_where_the_best_line_meets_
     assert (deep["complete"], deep["value"]) == (True, whole["value"]), r.stdout
     text = run_engine("solve", fixture, "--alpha-beta", "--depth", "20", "--heuristic", "open_lines").stdout
     assert "solved by alpha-beta" in text and f"  value: X {whole['value'][0]}, O {whole['value'][1]}\n" in text, text
+
+
+@pytest.mark.parametrize("rows, cols, states, winner", [
+    (2, 2, 3, "V"),  # by hand: V fills a column, and H finds no two cells side by side
+    (3, 3, 46, "V"), (4, 4, 2443, "V"), (3, 4, 238, "H"),  # a user's plain-Python solver, states and winner
+])
+def test_domineering_on_small_boards_is_won_as_an_independent_solver_found(rows, cols, states, winner):
+    # V moves first; the player who cannot move loses. Alpha-beta gives the exhaustive solve's value
+    fixture = "tests/fixtures/domineering.rules"
+    sets = ["--set", f"rows={rows}", "--set", f"cols={cols}"]
+    whole = json.loads(run_engine("solve", fixture, *sets, "--json").stdout)
+    assert whole["distinct_states"] == states
+    assert whole["value"] == ([1, -1] if winner == "V" else [-1, 1])
+    assert json.loads(run_engine("solve", fixture, *sets, "--alpha-beta", "--json").stdout)["value"] == whole["value"]
