@@ -449,9 +449,8 @@ def cmd_solve(args) -> int:
     if args.skip_invariants:
         game.drop_invariants()
     args.measured = _solve_measures(args, game)
-    # a policy holds each state's own move and value (unless the game comes round: see _solve); an
-    # invariant, every state's
-    # a measure that reads the scored field needs its totals in the state, as an invariant does
+    # the scored totals stay in the state where a policy holds each state's own move and value (unless
+    # the game comes round: see _solve), and where an invariant (of every state) or a measure reads them
     args.measuring = game.splits_scored and reads_scored(game.checker, [(d, f) for _, d, f in args.measured])
     reads = args.measuring or game.splits_scored and reads_scored(game.checker, extra)
     aside = game.scored_field if game.splits_scored and not reads else None
