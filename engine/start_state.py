@@ -63,7 +63,7 @@ def read_start(game, path: str):
     reader = _Reader(c, ck, flag)
     env = c.blank_env()
     values = []
-    kept = _lengths_kept(ck)
+    kept, keys_kept = _lengths_kept(ck), _keys_kept(ck)
     for f in ck.fields:
         if f.name not in data:  # the scored total: from its initial value
             values.append(c.expr(f.decl.init)(env))
@@ -83,6 +83,9 @@ def read_start(game, path: str):
         if f.name in kept and len(v) != len(first := c.expr(f.decl.init)(env)):
             raise UsageError(f"{flag}: field {f.name}: a list of {len(v)}, where the game's has {len(first)} from the "
                              "start (the rules set it an element at a time, so its length never changes)")
+        if f.name in keys_kept and (gone := [k for k in c.expr(f.decl.init)(env) if k not in v]):
+            raise UsageError(f"{flag}: field {f.name}: no entry for {rt.format_value(gone[0])}, which the game's map "
+                             "holds from the start (the rules set its entries and take none away)")
         values.append(v)
     mover = 0
     if game.num_players == 1 and data.get("to_move") not in (None, *game.player_names):
@@ -95,6 +98,15 @@ def read_start(game, path: str):
                              + ("but it is missing" if "to_move" not in data else f"got {clip(json.dumps(who), 60)}"))
         mover = game.player_names.index(who)
     return tuple(values) + (mover, _fired(game, data, flag))
+
+
+def _keys_kept(ck) -> set:
+    """The names of the map fields no statement takes an entry from: set whole, an entry taken
+    away (`-=`) or replaced, a map may lose a key it started with; set an entry at a time, never."""
+    changed = {ck.syms[id(st.target)].name for kind in (m.Assign, m.Update, m.Replace)
+               for st in nodes_in(tuple(ck.decls), kind) if id(st.target) in ck.syms
+               and (not isinstance(st, m.Update) or st.op != "+=")}
+    return {f.name for f in ck.fields if f.type[0] == "map"} - changed
 
 
 def _lengths_kept(ck) -> set:

@@ -113,6 +113,27 @@ def test_a_list_the_rules_set_an_element_at_a_time_must_keep_its_length_in_from(
     assert r.returncode == 1 and "index 2 is outside the list of 2" in r.stderr, r.stderr
 
 
+def test_a_map_the_rules_take_no_entry_from_must_hold_its_starting_keys_in_from(tmp_path):
+    # a hand of counts set an entry at a time: blue is in it from the start and stays
+    rules = tmp_path / "hand.rules"
+    text = ("enum Colour { red, blue }\nstate { hand: map<Colour, int> = {red: 1, blue: 2}  n: 0..3 = 0 }\n"
+            'action take "take {c}" { choose c in [red, blue] where hand[c] > 0  hand[c] -= 1  n += 1 }\n'
+            "turn { take }\nterminal n == 3\nscore hand[red]\n")
+    rules.write_text(text)
+    (tmp_path / "s.json").write_text('{"hand": {"red": 1}, "n": 2}')
+    r = run_engine("solve", rules, "--from", tmp_path / "s.json")
+    assert (r.returncode, r.stderr) == (2, f"error: --from {tmp_path / 's.json'}: field hand: no entry for blue, which "
+                                           "the game's map holds from the start (the rules set its entries and take "
+                                           "none away)\n")
+    # by hand: from red 1, blue 2 with one take left, taking blue keeps red's 1
+    (tmp_path / "s.json").write_text('{"hand": {"red": 1, "blue": 2}, "n": 2}')
+    assert json.loads(run_engine("solve", rules, "--from", tmp_path / "s.json", "--json").stdout)["best_score"] == 1
+    # a map the rules take entries from (`hand -= c`) may lack one: no such check
+    rules.write_text(text.replace("score hand[red]", "score get(hand, red, 0)\naction drop { hand -= red }"))
+    (tmp_path / "s.json").write_text('{"hand": {"red": 1}, "n": 2}')
+    assert run_engine("solve", rules, "--from", tmp_path / "s.json").returncode != 2
+
+
 def test_a_rule_failing_after_from_names_that_state_and_points_to_no_check(tmp_path):
     rules = tmp_path / "fail.rules"
     rules.write_text('state { n: int = 0  xs: list<int> = [] }\naction go "add {k}" { choose k in 1..2  n += k }\n'
