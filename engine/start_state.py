@@ -63,7 +63,7 @@ def read_start(game, path: str):
     reader = _Reader(c, ck, flag)
     env = c.blank_env()
     values = []
-    kept, keys_kept = _lengths_kept(ck), _keys_kept(ck)
+    kept, keys_kept = _shapes_kept(ck)
     for f in ck.fields:
         if f.name not in data:  # the scored total: from its initial value
             values.append(c.expr(f.decl.init)(env))
@@ -100,21 +100,20 @@ def read_start(game, path: str):
     return tuple(values) + (mover, _fired(game, data, flag))
 
 
-def _keys_kept(ck) -> set:
-    """The names of the map fields no statement takes an entry from: set whole, an entry taken
-    away (`-=`) or replaced, a map may lose a key it started with; set an entry at a time, never."""
-    changed = {ck.syms[id(st.target)].name for kind in (m.Assign, m.Update, m.Replace)
-               for st in nodes_in(tuple(ck.decls), kind) if id(st.target) in ck.syms
-               and (not isinstance(st, m.Update) or st.op != "+=")}
-    return {f.name for f in ck.fields if f.type[0] == "map"} - changed
-
-
-def _lengths_kept(ck) -> set:
-    """The names of the list fields whose length no statement changes: each is set only an element
-    at a time (`board[i] = v`, `board[i] += 1`), never whole, added to or taken from."""
-    changed = {ck.syms[id(st.target)].name for kind in (m.Assign, m.Update, m.Replace)
-               for st in nodes_in(tuple(ck.decls), kind) if id(st.target) in ck.syms}
-    return {f.name for f in ck.fields if f.type[0] == "list"} - changed
+def _shapes_kept(ck) -> tuple:
+    """(the list fields whose length no statement changes, the map fields no statement takes an
+    entry from), by name: each set only an element or an entry at a time (`board[i] = v`,
+    `hand[c] -= 1`), never whole, added to or taken from (a map may gain entries by `+=`)."""
+    changed, taken = set(), set()
+    for kind in (m.Assign, m.Update, m.Replace):
+        for st in nodes_in(tuple(ck.decls), kind):
+            if id(st.target) in ck.syms:
+                name = ck.syms[id(st.target)].name
+                changed.add(name)
+                if not isinstance(st, m.Update) or st.op != "+=":
+                    taken.add(name)
+    return ({f.name for f in ck.fields if f.type[0] == "list"} - changed,
+            {f.name for f in ck.fields if f.type[0] == "map"} - taken)
 
 
 def _fired(game, data: dict, flag: str) -> int:
