@@ -647,12 +647,16 @@ class Compiler(PySource, StmtSource):
         cond = self.expr(s.cond) if s.cond is not None else None
 
         P = self.PICK
+        every = self.choose_loop(s, dom)
 
         # a fork owns the env it is given (each way on gets a copy): the names are bound in it to
         # test the condition, and copied only for a value that passes, not for each one tried
         def choose(env, k):
             pick = env[P]
             if pick is None:
+                if every is not None:
+                    every(env, k)
+                    return
                 for v in dom(env):
                     put(env, v)
                     if cond is None or cond(env):

@@ -182,6 +182,19 @@ class PySource:
         fn = self._define(text, "_f")
         return fn if fn is not None else self.closure(e)
 
+    def choose_loop(self, s: m.Choose, dom):
+        """f(env, k) for a `choose` of one name with a condition, every value tried: one generated
+        loop that binds the name, tests the condition written in place and passes a copy of env
+        on for each value that holds it; None where the condition is not generated."""
+        if not self.generate_python or len(s.targets) != 1 or s.cond is None or self._fold(s.cond) is not None:
+            return None
+        slot = self.ck.syms[id(s.targets[0])].slot
+        src, slow = self.src(s.cond), self._name(self.lazy_closure(s.cond))
+        text = (f"def _choose(env, k):\n    for v in {self._name(dom)}(env):\n        env[{slot}] = v\n"
+                f"        try:\n            ok = {src}\n        except Exception:\n            ok = {slow}(env)\n"
+                f"        if ok:\n            k(env.copy())\n")
+        return self._define(text, "_choose")
+
     def _define(self, text: str, name: str):
         """Run a generated `def` in the namespace; None when Python cannot compile it (too deep)."""
         try:
