@@ -1218,6 +1218,22 @@ def nodes_in(root, kind: type):
             yield from nodes_in(getattr(root, f.name), kind)
 
 
+def repeat_condition(ck: Checker, s: m.ForStmt):
+    """The condition that ends the repeats of a `for` that only counts them: its names are read
+    neither by its `where` nor by its block, and the condition is the `where`, or the test of an
+    `if` without `else` that is its whole block (`for k in 1..8 { if can_jump(at) { jump } }`);
+    else None."""
+    body = s.body.stmts
+    cond = s.cond if s.cond is not None else \
+        body[0].test if len(body) == 1 and isinstance(body[0], m.IfStmt) and body[0].orelse is None else None
+    if cond is None:
+        return None
+    names = [ck.syms[id(t)] for t in s.targets if id(t) in ck.syms]
+    if any(ck.syms.get(id(n)) in names for n in nodes_in((s.cond, s.body), m.Name)):
+        return None
+    return cond
+
+
 def state_slots(checker: Checker, root) -> frozenset:
     """The state slots (fields, the current player) that a checked expression or block may read
     or write, through the defs it calls as well: the names it mentions, so possibly more than

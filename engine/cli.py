@@ -21,7 +21,7 @@ from .diagnostics import (Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, U
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_from, add_parsers, check_depth, check_heuristic, print_view, started_json
 from .cli_sweep import sweep
-from .lint import (dead_ends, endless, fields_for_the_view, hidden_fields, joined, lets_in_loops, lone_player_scores,
+from .lint import (dead_ends, endless, fields_for_the_view, hidden_fields, joined, lets_in_loops, lone_player_scores, loop_cuts,
                    partial_tables, reversed_ranges, sides_out_of_order, stale_labels, unapplied, unchecked_ranges,
                    unread_fields, unread_lets, unreached, unused)
 from .plots import check_plot_target, score_histogram
@@ -272,6 +272,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                                else None)
                      + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings)
                      + endless(game.checker, ended, playouts, steps)
+                     + loop_cuts(game.compiler.loop_cuts)
                      + [w for look in looks for w in look.warnings()]
                      + ([] if game.dead_ends_end else
                         dead_ends(game.checker, [n for n, _ in stuck], playouts,

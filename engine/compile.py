@@ -20,7 +20,7 @@ from . import model as m
 from . import runtime as rt
 from . import tiles
 from . import types as T
-from .check import ALL_PLAYERS, Checker, Symbol, bounded_collection
+from .check import ALL_PLAYERS, Checker, Symbol, bounded_collection, repeat_condition
 from .diagnostics import RuleRuntimeError, clip
 from .pysource import PySource, env_before
 from .stmtsource import StmtSource
@@ -125,6 +125,9 @@ class Compiler(PySource, StmtSource):
         # for validate to explain moves that never happen: (span, why) -> how many paths a `require`
         # or a field's range dropped; None (no counting) elsewhere
         self.drops = drops
+        # for validate too: the condition span of each `for` that repeats steps (its names unread)
+        # -> [runs that ended, runs that ended with the condition still holding: cut by the range]
+        self.loop_cuts: Optional[dict] = None if drops is None else {}
         self.nfields = len(checker.fields)
         (self.CUR, self.FIRED, self.LABELS, self.WEIGHT, self.SAMPLER, self.MERGED, self.PICK, self.CALLED,
          self.PASSED) = (self.nfields + i for i in range(9))
@@ -921,6 +924,34 @@ class Compiler(PySource, StmtSource):
         return FORK, lambda env, k: a(env, k) if test(env) else b(env, k)
 
     def s_ForStmt(self, s: m.ForStmt):
+        loop = self.for_loop(s)
+        until = self.loop_cuts is not None and repeat_condition(self.ck, s)
+        if not until:
+            return loop
+        tally = self.loop_cuts.setdefault(until.span, [0, 0])
+        size, held = self.iterate(s.iter), self.expr(until)
+
+        def ran(env, n):  # the steps stopped at the end of the range or where the condition failed
+            tally[0] += 1
+            try:
+                tally[1] += n > 0 and bool(held(env))
+            except RuleRuntimeError:
+                pass
+        if loop[0] == SIMPLE:
+            step = loop[1]
+
+            def noting(env):
+                n = len(tuple(size(env)))
+                return step(env) and (ran(env, n) or True)
+            return SIMPLE, noting
+        fork = loop[1]
+
+        def noting_fork(env, k):
+            n = len(tuple(size(env)))
+            fork(env, lambda e: (ran(e, n), k(e)))
+        return FORK, noting_fork
+
+    def for_loop(self, s: m.ForStmt):
         it = self.iterate(s.iter)
         slots = [self.ck.syms[id(t)].slot for t in s.targets]
         body = self.block(s.body, inline=True) if s.cond is None else \

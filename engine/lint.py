@@ -340,6 +340,19 @@ def endless(ck: Checker, ended: int, playouts: int, steps: int) -> list:
                        "longer (and `play --max-moves N` stops games that go on)", severity="warning")]
 
 
+def loop_cuts(cuts: Optional[dict]) -> list:
+    """A warning at the condition of each `for` that only counts its repeats (see
+    compile.repeat_condition) and that, in validate's playouts, came to the end of its range with
+    its condition still holding: the steps stopped at the bound, not where the condition failed."""
+    return [Diagnostic("loop-cut", f"this `for` came to the end of its range with its condition still "
+                       f"holding in {counted(cut, 'run')} of {runs:,} in the random playouts: the steps "
+                       "stopped at the range's bound, not where the condition failed", span,
+                       "where the bound is only a limit to be safe, make it larger (a pass whose condition "
+                       "fails costs next to nothing); where it is a rule of the game (at most N times), all "
+                       "is well", severity="warning")
+            for span, (runs, cut) in sorted((cuts or {}).items(), key=lambda x: (x[0].line, x[0].col)) if cut]
+
+
 def partial_tables(ck: Checker) -> list:
     """A warning for a table keyed by an enum that has entries for most of its values but not all:
     reading a missing one fails while the rules run. (One with entries for half or fewer is taken

@@ -17,7 +17,7 @@ from typing import Optional
 
 from . import model as m
 from . import types as T
-from .check import bounded_collection, nodes_in
+from .check import bounded_collection, nodes_in, repeat_condition
 
 INDENT = "    "
 
@@ -175,6 +175,8 @@ class StmtSource:
         return lines + self._at(depth, "else:") + (orelse or self._at(depth + 1, "pass"))
 
     def t_ForStmt(self, s: m.ForStmt, depth: int):
+        if self.loop_cuts is not None and repeat_condition(self.ck, s):  # its closure counts cut runs
+            return None
         inner = depth + 1 if s.cond is None else depth + 2
         body = self._lines(s.body.stmts, inner)
         if body is None:

@@ -3035,3 +3035,51 @@ def test_a_field_only_the_view_reads_is_a_warning(tmp_path, engine_cli, view, wa
     assert r.returncode == 0, r.stderr
     assert (f"{path}:1:22: warning[view-only]: state field 'last' is read by the view alone" in r.stderr) == warned, \
         r.stderr
+
+
+SOWING = """players A
+state {
+    hand: 0..9 = 0
+    pits: list<0..9> = [3, 1, 2]
+    at: 0..2 = 0
+    turns: 0..2 = 0
+}
+action sow "sow from {p}" {
+    choose p in 0..2 where pits[p] > 0
+    hand = pits[p]
+    pits[p] = 0
+    at = p
+    LOOP
+    hand = 0
+    turns += 1
+}
+turn { sow }
+terminal turns == 2
+score sum(pits)
+"""
+WHERE_LOOP = "for k in 1..BOUND where hand > 0 { at = (at + 1) % 3  pits[at] += 1  hand -= 1 }"
+IF_LOOP = "for k in 1..BOUND { if hand > 0 { choose d in [1]  at = (at + d) % 3  pits[at] += d  hand -= d } }"
+
+
+@pytest.mark.parametrize("loop", [WHERE_LOOP, IF_LOOP])
+def test_a_loop_that_repeats_steps_cut_short_by_its_range_is_a_warning_at_its_condition(tmp_path, engine_cli, loop):
+    # a hand of 3 (the first pit) sown one stone a pass needs 3 passes: a range of 2 ends with a stone in hand
+    path = tmp_path / "sow.rules"
+    path.write_text(SOWING.replace("LOOP", loop.replace("BOUND", "2")), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "5")
+    assert r.returncode == 0
+    col = 4 + loop.replace("BOUND", "2").index("hand > 0") + 1  # the loop is indented by 4
+    assert re.search(rf"sow.rules:13:{col}: warning\[loop-cut\]: this `for` came to the end of its range with its "
+                     r"condition still holding in \d+ runs? of \d+ in the random playouts", r.stderr), r.stderr
+    path.write_text(SOWING.replace("LOOP", loop.replace("BOUND", "9")), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "5")
+    assert r.returncode == 0 and "loop-cut" not in r.stderr, r.stderr
+
+
+def test_a_loop_over_values_it_reads_is_no_repeat_to_warn_of(tmp_path, engine_cli):
+    # k is read: the range is what the loop goes over, not a bound on repeats
+    path = tmp_path / "sow.rules"
+    loop = "for k in 1..2 where hand > 0 { at = (at + k) % 3  pits[at] += 1  hand -= 1 }"
+    path.write_text(SOWING.replace("LOOP", loop), encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "5")
+    assert r.returncode == 0 and "loop-cut" not in r.stderr, r.stderr
