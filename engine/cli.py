@@ -429,6 +429,8 @@ def _sweep_row(args) -> int:
     """One solve of a sweep: its report a row of the sweep's, not told whole (see _reported)."""
     try:
         return cmd_solve(args)
+    except (RuleErrors, RuleRuntimeError) as e:  # told as main tells it, a row of its own
+        return _report_failure(e, args)
     finally:
         _told[0] = None
 
@@ -1405,6 +1407,44 @@ def main(argv=None) -> int:
         return _failing[0] or 1
 
 
+def _report_failure(e, args) -> int:
+    """Tell a rule error, or a rule that failed while running, on stderr (with --json, as an
+    object on stdout too): the moves that led there, the state it failed in; status 1."""
+    if isinstance(e, RuleErrors):
+        print(e.render(), file=sys.stderr)
+        _json_error(args, e.render(), diagnostics=[d.as_json() for d in e.diagnostics])
+        return 1
+    hint = "; ".join(h for h in (e.hint, _check_hint(args)) if h) or None
+    found = Diagnostic("runtime", e.message, e.span, hint)
+    text = found.render(file_text(e.span.file))
+    print(text, file=sys.stderr)
+    moves = getattr(e, "moves", None)  # the line a solve was on
+    in_game = getattr(e, "in_game", None)  # a game of `play`: (its number from 0, its steps, what it did)
+    if moves is None and in_game is not None:
+        moves = in_game[1]
+    state = getattr(e, "state_text", None)  # the state a search met the failure in
+    _json_error(args, text, diagnostics=[found.as_json()], **({} if moves is None else {"moves": list(moves)}),
+                **({} if in_game is None else {"in_game": in_game[0] + 1}),
+                **({} if state is None else {"state": json.loads(state)}))
+    start = getattr(args, "start", None)
+    initial = "the initial state" if start is None else f"the state of --from {start}"
+    if in_game is None and moves is not None:
+        print(f"moves from {initial}, as the solve went down them:" if moves else f"in {initial}",
+              file=sys.stderr)
+    elif in_game is not None:
+        g, _, doing = in_game
+        where = f"{doing}; the steps from {initial}:" if moves else \
+            f"in {initial}" if doing == "in the initial state" else f"{doing}, in {initial}"
+        print(f"in game {g + 1} of the run, {where}", file=sys.stderr)
+    elif start is not None:
+        print(f"the run started from {initial}", file=sys.stderr)
+    for k, label in enumerate(moves or (), 1):
+        print(f"  {k}. {label}", file=sys.stderr)
+    if state is not None:
+        print(f"the state it failed in: {clip(state, 2000)}", file=sys.stderr)
+    return 1
+
+
 def _main(argv) -> int:
     args = None
     try:
@@ -1422,40 +1462,8 @@ def _main(argv) -> int:
         print(f"error: {e}", file=sys.stderr)
         _json_error(args, str(e), argv)
         return 2
-    except RuleErrors as e:
-        print(e.render(), file=sys.stderr)
-        _json_error(args, e.render(), diagnostics=[d.as_json() for d in e.diagnostics])
-        return 1
-    except RuleRuntimeError as e:
-        hint = "; ".join(h for h in (e.hint, _check_hint(args)) if h) or None
-        found = Diagnostic("runtime", e.message, e.span, hint)
-        text = found.render(file_text(e.span.file))
-        print(text, file=sys.stderr)
-        moves = getattr(e, "moves", None)  # the line a solve was on
-        in_game = getattr(e, "in_game", None)  # a game of `play`: (its number from 0, its steps, what it did)
-        if moves is None and in_game is not None:
-            moves = in_game[1]
-        state = getattr(e, "state_text", None)  # the state a search met the failure in
-        _json_error(args, text, diagnostics=[found.as_json()], **({} if moves is None else {"moves": list(moves)}),
-                    **({} if in_game is None else {"in_game": in_game[0] + 1}),
-                    **({} if state is None else {"state": json.loads(state)}))
-        start = getattr(args, "start", None)
-        initial = "the initial state" if start is None else f"the state of --from {start}"
-        if in_game is None and moves is not None:
-            print(f"moves from {initial}, as the solve went down them:" if moves else f"in {initial}",
-                  file=sys.stderr)
-        elif in_game is not None:
-            g, _, doing = in_game
-            where = f"{doing}; the steps from {initial}:" if moves else \
-                f"in {initial}" if doing == "in the initial state" else f"{doing}, in {initial}"
-            print(f"in game {g + 1} of the run, {where}", file=sys.stderr)
-        elif start is not None:
-            print(f"the run started from {initial}", file=sys.stderr)
-        for k, label in enumerate(moves or (), 1):
-            print(f"  {k}. {label}", file=sys.stderr)
-        if state is not None:
-            print(f"the state it failed in: {clip(state, 2000)}", file=sys.stderr)
-        return 1
+    except (RuleErrors, RuleRuntimeError) as e:
+        return _report_failure(e, args)
     except RecursionError:  # the last resort: each place known to go deep says why itself
         _failing[0] = 1
         text = "the run went deeper than the stack allows: a chain of steps or of calls too long to follow (a " \

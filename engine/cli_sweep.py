@@ -106,10 +106,6 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             runs.append({"swept": swept, "error": f"error: {e}"})
             status = 1
             continue
-        except (RuleErrors, RuleRuntimeError):
-            bar.close()
-            print(f"with {setting}:", file=sys.stderr)
-            raise
         if code != 0:
             bar.close()
             failed = json.loads(out.getvalue() or "{}")  # what solve --json said of its failure

@@ -50,6 +50,22 @@ def test_a_value_the_file_forbids_is_a_row_and_a_failing_solve_says_which_value(
     assert "two is not played" in out["runs"][1]["forbidden"]
 
 
+def test_a_value_whose_rules_fail_is_a_row_and_the_other_values_are_still_solved(tmp_path):
+    # n = 2: the first `add 1` reaches x = 1, where [5, 6][x + 1] reads past the end of the list
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH.replace("terminal x >= n", "terminal x >= n or n == 2 and [5, 6][x + 1] < 0"))
+    r = run_engine("solve", path, "--sweep", "n")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    rows = r.stdout.splitlines()[2:]
+    assert [row.split()[:2] for row in rows] == [["1", "2"], ["2", "failed:"], ["3", "4"]], r.stdout
+    assert r.stderr.startswith(f"with --set n=2:\n{path}:6:"), r.stderr
+    assert "error[runtime]: index 2 is outside the list" in r.stderr and "--set n=2` finds a short line" in r.stderr
+    out = json.loads(run_engine("solve", path, "--sweep", "n", "--json").stdout)
+    assert [sorted(run)[:2] for run in out["runs"]] == [["best_line", "best_score"], ["diagnostics", "error"],
+                                                         ["best_line", "best_score"]]
+    assert out["runs"][1]["diagnostics"][0]["code"] == "runtime"
+
+
 def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_path):
     # n + 2 states (by hand, above): with at most 3, n = 2 stops at the limit and n = 3 is not tried
     path = tmp_path / "reach.rules"
