@@ -68,9 +68,24 @@ class _Parser(argparse.ArgumentParser):
             return super().parse_known_args(args, namespace)
         self._mixing = True
         try:
-            return self.parse_known_intermixed_args(args, namespace)
+            return self.parse_known_intermixed_args(self._expressions_joined(args), namespace)
         finally:
             self._mixing = False
+
+
+    def _expressions_joined(self, args):
+        """args, with an option that takes an expression joined to one that starts with a minus
+        (`--measure -spins` as `--measure=-spins`): argparse would take it for an option."""
+        if args is None:
+            return None
+        takes = {o for a in self._actions if a.metavar == "EXPR" for o in a.option_strings}
+        out = []
+        for word in args:
+            if out and out[-1] in takes and word.startswith("-") and word not in self._option_string_actions:
+                out[-1] = f"{out[-1]}={word}"
+            else:
+                out.append(word)
+        return out
 
 
 class _Main(_Parser):

@@ -1110,6 +1110,9 @@ def test_measure_gives_the_expected_value_of_an_expression_at_the_end_under_best
     text = run_engine("solve", path, "--measure", "rolls").stdout
     assert text.endswith("  at the end of the game under the best play found, expected (chance weighing the "
                          "outcomes):\n    rolls  1.5\n"), text
+    # an expression that starts with a minus is the option's, not an option of its own
+    text = run_engine("solve", path, "--measure", "-rolls").stdout
+    assert text.endswith("outcomes):\n    -rolls  -1.5\n"), text
     # a game that comes back to a state (tails at 0 stays at 0), by value iteration: at 1, stopping
     # is worth 3 and going on 1/2 * 8, so best play goes on and ends at 2 half the time
     path.write_text(LADDER)
