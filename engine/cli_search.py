@@ -785,7 +785,7 @@ def cmd_play(args) -> int:
             print(f"  {label:<{width}}  {_shown(m['mean'], m['stderr'], _places([m['stderr']]), 7)}  {m['min']:>6} "
                   f"{m['max']:>6}")
     if stopped:
-        print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {max_moves:,} moves, scored as "
+        print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {counted(max_moves, 'move')}, scored as "
               f"{'they' if stopped != 1 else 'it'} stood"
               + (" (the default limit: --max-moves N sets it)" if args.max_moves is None else ""))
     for t in tallies:

@@ -30,7 +30,7 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
     if game.is_terminal(state):
         fm.finish((), state)
         layer = []
-    depth = 0
+    depth, lead = 0, None
     future = getattr(game, "future_key", None)
     earlier: dict = {}  # the states of earlier layers (their future keys) -> their totals (None: no totals)
     while layer and not fm.spent and (max_depth is None or depth < max_depth):
@@ -64,12 +64,11 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
                   and _new(game, future, earlier, x[0], p)]
         ranked.sort(key=lambda x: fm.values(x[0], heuristic)[p], reverse=True)
         layer = ranked[:width]
+        lead = layer[0][1][0][0] if layer else lead  # the first move towards the best state so far
         rest = ranked[width:]
         if extra and rest:
             layer += rng.sample(rest, min(extra, len(rest)))
-    if fm.best_line or not layer or not layer[0][1]:
-        return fm.result()
-    return fm.result(layer[0][1][0][0])  # no line ended: the first move towards the best state
+    return fm.result(None if fm.best_line else lead)  # no line ended: the first move towards the best state
 
 
 def _new(game, future, earlier: dict, s, p: int) -> bool:

@@ -79,7 +79,9 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
             x.best = max(x.best, score)
             if x.children is not None and all(c[1].done for c in x.children):
                 x.done = True
-    return fm.result()
+    if fm.best_line or not root.children:
+        return fm.result()
+    return fm.result(max(root.children, key=lambda c: c[1].best)[0])  # no line ended: the best valued
 
 
 def _weights(children: list) -> list:

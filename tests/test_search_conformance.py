@@ -96,3 +96,26 @@ def test_make_agent_refuses_an_unknown_name_and_lists_the_known_ones():
         make_agent("nosuch")
     for name in ALGORITHMS:
         assert name in str(e.value)
+
+
+# no line ever ends: the walk goes back and forth between 0 and 3 (the terminal cannot hold)
+ROUND_AND_ROUND = """game "round and round"
+state { x: 0..3 = 0 }
+action step "step {k}" { choose k in [1, -1]  require x + k >= 0 and x + k <= 3  x += k }
+turn { step }
+terminal x > 3
+score x
+heuristic far = x
+"""
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_an_agent_decides_a_legal_move_where_no_line_it_tries_ends(tmp_path, name):
+    path = tmp_path / "round.rules"
+    path.write_text(ROUND_AND_ROUND)
+    game = load_game(str(path))
+    s = game.apply(game.initial_state(), game.legal_moves(game.initial_state())[0])  # x = 1: two moves
+    for budget in (5, 300):
+        r = make_agent(name, options(game))(game, s, budget=budget, rng=random.Random(6))
+        assert r.best_line == () and r.move is not None, (budget, r)
+        assert game.describe(r.move) in ["step 1", "step -1"]
