@@ -374,7 +374,8 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         "heuristic": opts.heuristic,
         "best_score": None if r.best_score is None else plain_number(r.best_score),
         "best_line": game.line_json(r.best_line, views=args.show), "chance": chance,
-        "fm_calls": r.fm_calls, "iterations": r.iterations, "first_best_at": r.first_best_at,
+        "fm_calls": r.fm_calls, "iterations": r.iterations,
+        "first_best_at": None if r.best_score is None else r.first_best_at,
         "rollouts_cut": r.cut, "seconds": round(seconds, 3), "interrupted": interrupted,
         **({} if r.planned is None else
            {"move_by_move": dict(zip(("estimate_moves", "estimate_ended", "decisions", "first_share"), r.planned))}),
@@ -411,6 +412,9 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                  if depth in (None, "end") and not interrupted and args.algo in ("mcts", "random-walk", "flat-mc")
                  else f" ({counted(r.iterations, 'descent')}): descents that go round without end, in new states "
                  "each time (a count of turns in the state, say), stop after 1,000 moves"
+                 if not interrupted and args.algo == "max-score" and not searched and r.cut
+                 else f" ({counted(r.iterations, 'descent')}): a descent makes every next state of each state it "
+                 "passes, a call each, so a long one takes much of the budget; a larger --budget goes further"
                  if not interrupted and args.algo == "max-score" and not searched
                  else ": depth first, it went down lines that neither ended nor came back to a state they passed (a "
                  "count of turns in the state makes every state new, unless one player's count is a `scored` field, "

@@ -191,10 +191,16 @@ def test_max_score_does_not_go_round_a_puzzle_and_stops_a_descent_that_never_end
     # "down" forever never meets a state again: each descent stops after 1,000 moves, and says so
     path.write_text('state { n: int = 0 }\naction down "down" { n -= 1 }\naction up "up" { n += 1 }\n'
                     "turn { either { down } or { up } }\nterminal n >= 2000\nscore n\n")
-    r = run_engine("search", path, "--algo", "max-score", "--budget", "1500")
+    r = run_engine("search", path, "--algo", "max-score", "--budget", "5000")
     assert re.search(r"no line reached the end of the game within the budget \(\d+ descents?\): descents that go "
                      r"round without end, in new states each time \(a count of turns in the state, say\), stop after "
                      r"1,000 moves\n", r.stdout), r.stdout
+    # a budget the first descent spends before 1,000 moves (each move lists two and makes both): no
+    # descent was stopped, and the text says what took the calls
+    r = run_engine("search", path, "--algo", "max-score", "--budget", "1500")
+    assert "within the budget (1 descent): a descent makes every next state of each state it passes, a call each, " \
+        "so a long one takes much of the budget; a larger --budget goes further\n" in r.stdout, r.stdout
+    assert json_of("search", path, "--algo", "max-score", "--budget", "1500", "--json")["first_best_at"] is None
     # within 1,000 moves n takes the 2,001 values -1000..1000, each expanded once (two calls): a
     # larger budget is not spent, and the search ends
     r = run_engine("search", path, "--algo", "max-score", "--budget", "20000")
