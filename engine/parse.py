@@ -140,6 +140,13 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             msg = "expected 'else' and a value: `if COND then A` in an expression needs `else B`"
             hint = "`if COND then A else B` gives one of two values; a statement that only sometimes runs is " \
                    "`if COND { ... }`"
+    elif isinstance(e, UnexpectedToken) and e.token.value == "," and "'='" in words:
+        hint = ("an assignment sets one field: `a, b = x, y` is two statements, a value the first changes kept "
+                "with `let` before it (`let t = xs[i]  xs[i] = xs[j]  xs[j] = t`)")
+    elif isinstance(e, UnexpectedToken) and e.token.value == "," and _inside(text, at) == "{" and \
+            re.search(r"\bstate\s*\{[^{}]*$", text[:at]):
+        hint = "the fields of a state stand apart without commas, on lines of their own or after spaces: " \
+               "state { a: 0..9 = 0  b: int = 1 }"
     elif isinstance(e, UnexpectedToken) and e.token.value == "=":
         bracket = _inside(text, e.token.start_pos)
         before = text[:e.token.start_pos]

@@ -942,10 +942,20 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += 1\n        when moves =‸= 3 { done = yes }",
      "a trigger, `when COND { ... }`, is a declaration of its own, outside the turn and the actions"),
     ("optional\n        ‸}", "`optional` takes a block in braces: optional { ... }"),
+    ("moves‸, done = 1, yes", "an assignment sets one field: `a, b = x, y` is two statements, a value the first "
+                             "changes kept with `let` before it (`let t = xs[i]  xs[i] = xs[j]  xs[j] = t`)"),
 ])
 def test_a_habit_from_another_language_gets_a_hint(tmp_path, line, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
     assert (d.code, d.span.line, d.span.col, d.hint) == ("syntax", at_line, at_col, hint), errors.render()
+
+
+def test_state_fields_between_commas_get_a_hint(tmp_path):
+    game = HABIT_GAME.replace("moves: 0..9 = 0  done", "moves: 0..9 = 0‸, done").replace("LINE", "moves += 1")
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(game))
+    assert (d.span.line, d.span.col, d.hint) == (at_line, at_col, "the fields of a state stand apart without commas, "
+                                                 "on lines of their own or after spaces: state { a: 0..9 = 0  b: int "
+                                                 "= 1 }"), errors.render()
 
 
 def test_a_number_with_a_fraction_is_named_whole_where_it_begins(tmp_path):
