@@ -1067,7 +1067,8 @@ class Checker(ExpressionChecks):
             self.error("type-mismatch", f"'{s.target.name}[...] {op}' needs a map or list, got {T.show(t)}", s.span)
             return None
         if not T.fits(kt, want_k):
-            self.error("type-mismatch", f"the key must be {T.show(want_k)}, got {T.show(kt)}", s.key.span,
+            self.error("type-mismatch", f"{'the key' if t[0] == 'map' else 'a list index'} must be {T.show(want_k)}, "
+                       f"got {T.show(kt)}", s.key.span,
                        self.mismatch_hint(s.key, want_k, kt))
         return want_v
 

@@ -79,7 +79,7 @@ def add_parsers(sub):
     p.set_defaults(run=cmd_play)
     t = sub.add_parser("stats", help="legal moves per decision and distinct states by depth")
     _common(t)
-    t.add_argument("--depth", type=int, default=None, metavar="N", help="deepest depth to report")
+    t.add_argument("--depth", type=int, default=None, metavar="N", help="deepest depth to report (default 1000)")
     t.add_argument("--samples", type=int, default=1000,
                    help="random playouts once a depth is too big to enumerate (default 1000)")
     t.add_argument("--max-states", type=int, default=STATS_EXACT, metavar="N",

@@ -1449,6 +1449,15 @@ def test_a_value_of_another_type_or_a_name_from_elsewhere_gets_a_hint(tmp_path, 
     assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, message, hint), errors.render()
 
 
+@pytest.mark.parametrize("line", ["xs[‸cell(0, 0)] = 1", "xs[‸cell(0, 0)] += 1", "require xs[‸cell(0, 0)] == 1"])
+def test_a_list_indexed_by_another_type_says_its_index_must_be_int(tmp_path, line):
+    game = "state { xs: list<0..3> = [0, 0]  n: 0..9 = 0 }\naction step { LINE  n += 1 }\nturn { step }\n" \
+           "terminal n == 9\nscore n\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, game.replace("LINE", line))
+    assert (d.span.line, d.span.col, d.message) == (at_line, at_col, "a list index must be int, got cell"), \
+        errors.render()
+
+
 @pytest.mark.parametrize("declaration, hint", [
     ("score ‸p", "`score for p: EXPR` names each player in turn"),
     ("score n\nheuristic h = n - ‸q", "`heuristic h for q = EXPR` names each player in turn"),
