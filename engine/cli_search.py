@@ -916,7 +916,9 @@ def cmd_stats(args) -> int:
         print(f"  {r.depth:>5} {mark}{r.states:>11,} {r.decisions:>10,}{f' {r.chance:>8,}' if chance else ''} "
               f"{moves} {r.ended:>8,}")
     if not all(r.exact for r in rows):
-        print(f"  ~ sampled from {done_playouts:,} random playouts: states seen, a lower bound")
+        first = next(r.depth for r in rows if not r.exact)
+        print(f"  ~ sampled from {done_playouts:,} random playouts: states seen, a lower bound (depth {first:,} "
+              f"held more than --max-states {args.max_states:,} states to enumerate: a larger one goes deeper)")
     if cut:
         print(f"  stopped at depth {depth:,}: games go on longer than that (--depth N sets the depth)")
     for d, earlier in repeated:

@@ -107,3 +107,12 @@ def test_stats_counts_the_states_where_chance_moves(tmp_path):
     assert text[1].split() == ["depth", "states", "decisions", "chance", "moves", "min", "mean", "max", "ended"]
     assert text[2].split() == ["0", "1", "0", "1", "-", "-", "-", "0"]
     assert "chance" not in run_engine("stats", "rules/tictactoe.rules", "--depth", "1").stdout  # none there
+
+
+def test_stats_command_names_the_depth_whose_states_outgrew_max_states():
+    # tic-tac-toe by hand: 1, 9, 72 boards at depths 0-2, 252 (9 * 8 * 7 / 2) at depth 3
+    r = run_engine("stats", "rules/tictactoe.rules", "--max-states", "100", "--samples", "20")
+    assert r.returncode == 0, r.stderr
+    assert [line.split()[:2] for line in r.stdout.splitlines()[2:5]] == [["0", "1"], ["1", "9"], ["2", "72"]]
+    assert "  ~ sampled from 20 random playouts: states seen, a lower bound (depth 3 held more than --max-states " \
+           "100 states to enumerate: a larger one goes deeper)\n" in r.stdout, r.stdout
