@@ -928,8 +928,11 @@ def _print_outcomes(game, outcomes: dict) -> None:
 
 def _set_aside(game, args) -> str:
     """What the text says after the distinct states where the scored field's totals are set aside."""
-    return f" (states that differ only in the scored field '{game.scored_field}' counted once)" \
-        if game.splits_scored and args.depth is None else ""
+    if game.splits_scored and args.depth is None:
+        return f" (states that differ only in the scored field '{game.scored_field}' counted once)"
+    if game.scored_field is not None and args.depth is not None:  # the depth keeps the totals (docs/commands.md)
+        return f" (states that differ in the scored field '{game.scored_field}' counted apart: --depth keeps it)"
+    return ""
 
 
 def _first_moves_json(first: tuple, places: Optional[int] = None) -> list:

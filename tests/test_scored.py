@@ -69,6 +69,9 @@ def test_the_text_says_the_states_that_differ_only_in_the_scored_field_count_onc
     path.write_text(STEPS, encoding="utf-8")
     assert "  distinct states: 4 (states that differ only in the scored field 'points' counted once); terminal " \
            "paths: 8\n" in run_engine("solve", path).stdout
+    # --depth keeps the totals: by hand (n, points) is (0, 0); (1, 1..2); (2, 3..6); (3, 6..12): 1 + 2 + 4 + 7
+    assert "  distinct states: 14 (states that differ in the scored field 'points' counted apart: --depth keeps " \
+           "it); terminal paths: 8\n" in run_engine("solve", path, "--depth", "3").stdout
 
 
 @pytest.mark.parametrize("change, at, message", [
