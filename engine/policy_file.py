@@ -121,7 +121,8 @@ def _solved_for(who: str, path: str, row: str, game, params: dict) -> Optional[d
         def said(values):
             return ", ".join(f"{k}={setting_text(values[k])}" for k in other)
         raise UsageError(f"{who}: {path} was solved with {said(solved)}, this run plays with {said(params)}: "
-                         "a policy holds the moves of the games it was solved for (--set gives it those values)")
+                         "a policy holds the moves of the games it was solved for (--set gives it those values; "
+                         "with them, --from STATE.json starts the games from another state its solve reached)")
     return about
 
 

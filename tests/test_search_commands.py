@@ -589,7 +589,12 @@ def test_a_policy_solved_with_other_parameter_values_is_refused_before_playing(t
     r = run_engine("play", path, "--set", "n=4", "--agents", f"policy:{policy}", "--games", "2")
     assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} was solved with n=5, this run "
                                            "plays with n=4: a policy holds the moves of the games it was solved for "
-                                           "(--set gives it those values)\n")
+                                           "(--set gives it those values; with them, --from STATE.json starts the "
+                                           "games from another state its solve reached)\n")
+    start = tmp_path / "x1.json"
+    start.write_text('{"x": 1}')
+    assert json_of("play", path, "--agents", f"policy:{policy}", "--from", start, "--games", "2", "--json")[
+        "agents"][0]["mean"] == 5
 
 
 def test_a_policy_solved_from_rules_changed_since_is_refused_but_not_for_comments_or_spacing(tmp_path):
