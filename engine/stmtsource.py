@@ -112,6 +112,22 @@ class StmtSource:
         return self._at(depth, f"v = {value}", f"if v < {lo} or v > {hi}:", f"{INDENT}return {self._drop(why)}",
                         f"env[{i}] = v")
 
+    def _in_range(self, ident: m.Ident, depth: int) -> Optional[list]:
+        """Lines that keep `w`, an element about to go into a field that is a list or map of a range,
+        within the range (dropping the path, or with `clamp` moving it to the nearest bound); None for
+        a field of another type. The elements already there are within it: every store checks."""
+        f = self.ck.syms[id(ident)].decl
+        if not bounded_collection(f.type) or f.type.name.name not in ("list", "map"):
+            return None
+        r = f.type.args[-1]
+        lo, hi = (self.expr(b)(self.blank_env()) for b in (r.lo, r.hi))
+        low, high = self._name(lo), self._name(hi)
+        if f.bound == "clamp":
+            return self._at(depth, f"w = {low} if w < {low} else {high} if w > {high} else w")
+        why = (ident.span, f"where a value in '{ident.name}' would leave its range {lo}..{hi} "
+                           "(unless the field says `clamp`)")
+        return self._at(depth, f"if w < {low} or w > {high}:", f"{INDENT}return {self._drop(why)}")
+
     def _targets(self, targets) -> str:
         slots = [self.ck.syms[id(t)].slot for t in targets]
         return f"env[{slots[0]}]" if len(slots) == 1 else "(" + "".join(f"env[{s}], " for s in slots) + ")"
@@ -143,6 +159,14 @@ class StmtSource:
     def t_IndexAssign(self, s: m.IndexAssign, depth: int):
         sym = self.ck.syms[id(s.target)]
         k, v = self.src(s.key), self.src(s.value)
+        within = self._in_range(s.target, depth)
+        if within is not None:  # the one element stored checked, not the whole collection
+            i = sym.slot
+            if sym.type[0] == "map":
+                return self._at(depth, f"j = {k}", f"w = {v}") + within + \
+                    self._at(depth, f"env[{i}] = env[{i}].set(j, w)")
+            return self._at(depth, f"q = env[{i}]", f"j = {k}", "if not 0 <= j < len(q):", f"{INDENT}raise IndexError",
+                            f"w = {v}") + within + self._at(depth, f"env[{i}] = q[:j] + (w,) + q[j + 1:]")
         if sym.type[0] == "map":
             return self._store(s.target, f"env[{sym.slot}].set({k}, {v})", depth)
         store = self._store(s.target, "q[:j] + (w,) + q[j + 1:]", depth)
@@ -157,6 +181,11 @@ class StmtSource:
         g = self.src(s.value)
         new = f"(q[j] {s.op[0]} {g})" if item == T.INT else f"{self._name(self.update_op(item, s))}(q[j], {g})"
         check, error = ("if j not in q:", "KeyError") if is_map else ("if not 0 <= j < len(q):", "IndexError")
+        within = self._in_range(s.target, depth)
+        if within is not None:  # the one element stored checked, not the whole collection
+            return self._at(depth, f"q = env[{sym.slot}]", f"j = {self.src(s.key)}", check, f"{INDENT}raise {error}",
+                            f"w = {new}") + within + \
+                self._at(depth, f"env[{sym.slot}] = " + ("q.set(j, w)" if is_map else "q[:j] + (w,) + q[j + 1:]"))
         store = self._store(s.target, "q.set(j, w)" if is_map else "q[:j] + (w,) + q[j + 1:]", depth)
         return store and self._at(depth, f"q = env[{sym.slot}]", f"j = {self.src(s.key)}", check,
                                   f"{INDENT}raise {error}", f"w = {new}") + store

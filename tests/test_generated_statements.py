@@ -139,3 +139,28 @@ def test_every_rule_file_lists_the_same_moves_as_with_closures_alone(path, monke
                 break
             s = rng.choice(listed)[1]
             same_values(s)
+
+
+ELEMENTS = """
+    state { xs: list<0..5> = [4, 0]  ys: list<0..5> = [0, 4] clamp  m: map<int, 0..5> = {1: 4}  n: 0..3 = 0 }
+    action a "a {d}" { choose d in 1..2  xs[0] += d  n += 1 }
+    action b "b {d}" { choose d in 1..2  ys[1] = ys[1] + d  n += 1 }
+    action c "c {d}" { choose d in 1..2  m[1] += d  n += 1 }
+    action e "e {d}" { choose d in 1..2  m[1] = 4 + d  n += 1 }
+    turn { either { a } or { b } or { c } or { e } }
+    terminal n == 3
+    score n
+    """
+
+
+def test_an_element_stored_outside_a_collections_range_drops_the_path_or_is_clamped(tmp_path, monkeypatch):
+    path = tmp_path / "elements.rules"
+    path.write_text(textwrap.dedent(ELEMENTS), encoding="utf-8")
+    game, twin = load_game(str(path)), closure_twin(path, monkeypatch)
+    # by hand: 4 + 1 = 5 is within 0..5 and 4 + 2 = 6 is not: a 2, c 2 and e 2 drop their paths; ys
+    # clamps 6 to 5, so b 1 and b 2 both store 5
+    labels = [(label, (xs, ys, dict(m.items()), n)) for label, (xs, ys, m, n, *_) in moves(game, game.initial_state())]
+    assert labels == [("a 1", ((5, 0), (0, 4), {1: 4}, 1)), ("b 1", ((4, 0), (0, 5), {1: 4}, 1)),
+                      ("b 2", ((4, 0), (0, 5), {1: 4}, 1)), ("c 1", ((4, 0), (0, 4), {1: 5}, 1)),
+                      ("e 1", ((4, 0), (0, 4), {1: 5}, 1))], labels
+    assert moves(twin, twin.initial_state()) == moves(game, game.initial_state())
