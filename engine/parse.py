@@ -91,6 +91,12 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (
             brace := _open_before_declaration(text, e.token.start_pos)) is not None:
         hint = _still_open(text, brace, e.token.start_pos)
+    elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (
+            dangling := _dangling_operator(text, e.token.start_pos)) is not None:
+        op, where, word = dangling
+        msg = f"the expression ends with '{op}' and goes on into the `{word}` declaration on line {line}"
+        line, col = _line_col(text, where)
+        hint = f"finish the expression after '{op}', or take the '{op}' away"
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (either := _after_either(text, e.token)):
         hint, where = either
         if where is not None:  # point at the word to change, not at what came after it
@@ -288,6 +294,19 @@ def _open_before_declaration(text: str, at: int) -> Optional[int]:
     if word and word.group() in DECLARATION_WORDS and brace is not None and brace < start:
         return brace
     return None
+
+
+def _dangling_operator(text: str, at: int) -> Optional[tuple]:
+    """(the operator, where it is, the declaration's keyword) when `at` is on a line that begins
+    (unindented) with a declaration's keyword and the last line before it with anything on it ends
+    with an operator: the expression there went on into the declaration (`terminal done and`)."""
+    start = text.rfind("\n", 0, at) + 1
+    word = re.match(r"[a-z]+\b", text[start:])
+    if not word or word.group() not in DECLARATION_WORDS:
+        return None
+    before = _blanked(text[:start]).rstrip()
+    op = re.search(r"(\band|\bor|\bnot|\bin|\bthen|\belse|//|==|!=|<=|>=|[-+*%<>])$", before)
+    return None if op is None else (op.group(), op.start(), word.group())
 
 
 _CLOSING = {"(": ")", "[": "]", "{": "}"}

@@ -3102,3 +3102,14 @@ def test_a_loop_over_values_it_reads_is_no_repeat_to_warn_of(tmp_path, engine_cl
     path.write_text(SOWING.replace("LOOP", loop), encoding="utf-8")
     r = engine_cli("validate", str(path), "--playouts", "5")
     assert r.returncode == 0 and "loop-cut" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("op, then", [("and", "score n"), ("or", "score for p: n"), ("+", "action b { n += 1 }")])
+def test_an_expression_left_hanging_after_an_operator_is_an_error_at_the_operator(tmp_path, op, then):
+    # the `terminal` line ends with an operator: the parser reads on into the next declaration
+    text = f"players A, B\nstate {{ n: 0..3 = 0 }}\naction a {{ n += 1 }}\nturn {{ a }}\nterminal n == 3 {op}\n\n{then}\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text.replace(f" {op}\n", f" ‸{op}\n", 1))
+    word = then.split()[0]
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "syntax", at_line, at_col, f"the expression ends with '{op}' and goes on into the `{word}` declaration on "
+        f"line 7", f"finish the expression after '{op}', or take the '{op}' away"), errors.render()
