@@ -141,6 +141,8 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
                 raise UsageError(f"--set {name}={raw}: " + (f"did you mean {near}? " if near else "")
                                  + f"'{name}' takes one of {', '.join(values)}")
             v = compiler.enum_values[(t[1], raw)]
+        elif t == T.STR:  # a set of strings: the string without its quotes (checked against the set below)
+            v = raw
         else:
             raise UsageError(f"--set {name}={raw}: '{name}' cannot be set from the command line")
         compiler.params[name] = v
@@ -193,7 +195,7 @@ def _values_of(game: CompiledGame, d: m.Param) -> Optional[list]:
     env = game.compiler.blank_env()
     if t == T.INT and isinstance(d.domain, m.RangeLit):  # 1..8: its numbers made as they are read
         return NumbersText(game.compiler.expr(d.domain.lo)(env), game.compiler.expr(d.domain.hi)(env))
-    if t == T.INT and isinstance(d.domain, m.SetLit):  # {8, 16, 32}
+    if t in (T.INT, T.STR) and isinstance(d.domain, m.SetLit):  # {8, 16, 32}, {"easy", "hard"}
         return [str(a) for a in sorted(game.compiler.expr(d.domain)(env))]
     return None
 

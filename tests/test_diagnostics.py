@@ -1785,6 +1785,19 @@ def test_a_misspelt_variant_lists_or_suggests_the_intended_value(engine_cli):
     assert lines[0] == "error: --set variant=blgo: did you mean blog? 'variant' takes one of official, blog"
 
 
+def test_a_parameter_of_a_set_of_strings_is_set_without_quotes_and_swept(tmp_path, engine_cli):
+    path = tmp_path / "walk.rules"
+    path.write_text('param goal in {"near", "far"} = "near"\nconst steps = {"near": 2, "far": 5}\n'
+                    'state { x: 0..9 = 0 }\naction go "go" { x += 1 }\nturn { go }\nterminal x == steps[goal]\n'
+                    "score x\n")
+    r = engine_cli("solve", path, "--set", "goal=far", "--json")
+    assert (r.returncode, json.loads(r.stdout)["best_score"]) == (0, 5), r.stderr
+    r = engine_cli("solve", path, "--set", "goal=nowhere")
+    assert (r.returncode, r.stderr) == (2, "error: --set goal=nowhere: 'goal' must be in far, near\n")
+    runs = json.loads(engine_cli("solve", path, "--sweep", "goal", "--json").stdout)["runs"]
+    assert [(run["swept"], run["best_score"]) for run in runs] == [("far", 5), ("near", 2)]
+
+
 def test_a_parameter_set_twice_to_two_values_exits_2_and_the_same_value_twice_is_fine(engine_cli):
     result = engine_cli("validate", "rules/nidavellir.rules", "--playouts", "1", "--set", "variant=blog",
                         "--set", "variant=official")
