@@ -76,8 +76,9 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
             if not Path(target).exists():
                 where = "" if Path(d.path).is_absolute() else f" next to {path}"
                 folder = Path(target).parent
-                near = did_you_mean(Path(d.path).name, [f.name for f in folder.glob("*.rules")]) \
-                    if folder.is_dir() else None
+                # by the names without the `.rules` all of them share, which would make any two alike
+                stems = {f.stem: f.name for f in folder.glob("*.rules")} if folder.is_dir() else {}
+                near = stems.get(did_you_mean(Path(d.path).stem, stems) or "")
                 errors.append(Diagnostic("missing-file", f"no rule file '{d.path}'{where}", d.span,
                                          f"did you mean '{str(Path(d.path).parent / near)}'?" if near else None))
                 continue

@@ -2796,6 +2796,9 @@ def test_a_long_line_is_shown_around_the_column_with_the_caret_under_it(col):
     ("binary.rules", "unreadable", "{dir}/binary.rules:1:1: not UTF-8 text (byte 0xff)"),
     ("/no/such/dir/x.rules", "missing-file", "no rule file '/no/such/dir/x.rules'\n"),
     ("nope.rules", "missing-file", "no rule file 'nope.rules' next to {dir}/main.rules\n"),
+    # a name unlike any but for the `.rules` every file has: no file is named as meant
+    ("pieces.rules", "missing-file", "no rule file 'pieces.rules' next to {dir}/main.rules\n  1 | use \"pieces.rules\"\n"
+                                     "    | ^^^^^^^^^^^^^^^^^^\n{dir}/main.rules: 1 error"),
     ("data/card.rules", "missing-file", "no rule file 'data/card.rules' next to {dir}/main.rules\n  1 | "
                                         "use \"data/card.rules\"\n    | ^^^^^^^^^^^^^^^^^^^^^\nhint: did you mean "
                                         "'data/cards.rules'?\n"),
@@ -2805,6 +2808,7 @@ def test_a_use_of_what_is_no_rule_file_says_what_it_is(tmp_path, engine_cli, tar
     (tmp_path / "binary.rules").write_bytes(b"\xff\xfe")
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "cards.rules").write_text("const cards = 3\n")  # the file meant by data/card.rules
+    (tmp_path / "e5_eqstmt.rules").write_text("const e = 5\n")
     main = tmp_path / "main.rules"
     main.write_text(f'use "{target}"\nstate {{ n: 0..1 = 0 }}\naction a {{ n += 1 }}\nturn {{ a }}\nterminal n == 1\n'
                     "score n\n", encoding="utf-8")
