@@ -33,6 +33,9 @@ class Depth:
 EXACT_LIMIT = 100_000
 """The states a depth may have to be counted exactly, unless told otherwise."""
 
+KNOWN_MOST = 200_000
+"""The states whose moves and next states stats keeps for the depths that meet them again."""
+
 
 def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int = 1000,
           exact_limit: int = EXACT_LIMIT, progress: Optional[Callable[[int, int, int], None]] = None,
@@ -53,13 +56,16 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
     rows = []
     key = _key_of(game)
     layer = {key(game.initial_state()): game.initial_state()}
+    # what was found of each state: the states of a game that can come back to them are met at many
+    # depths, and where totals are set aside they are other states each time, to the game's memo
+    known: dict = {}
     d = 0
     recent = {0: frozenset(layer)}  # depth -> the keys of its states, for the last REMEMBERED depths
     while depth is None or d <= depth:
         last = depth is not None and d == depth
         told = None if progress is None else (lambda done, d=d, n=len(layer): progress(d, done, n))
-        row, nxt = _measure(game, d, layer.values(), expand=not last, limit=exact_limit,
-                            told=told)
+        row, nxt = _measure(game, d, layer.items(), expand=not last, limit=exact_limit,
+                            told=told, known=known)
         if row is None:
             return rows
         rows.append(row)
@@ -106,37 +112,57 @@ def stats(game, *, rng: random.Random, depth: Optional[int] = None, samples: int
 
 
 def _measure(game, d: int, states, *, expand: bool, limit: int = 0,
-             told: Optional[Callable[[int], None]] = None) -> tuple:
-    """The exact row for depth d, and (when expand) the next layer keyed by _key_of(game), whose making
-    stops once it holds more than `limit` states. `told(k)` hears of every 256th state measured
-    and of the last. When it returns True the row is None, or at the last the next layer is empty."""
+             told: Optional[Callable[[int], None]] = None, known: Optional[dict] = None) -> tuple:
+    """The exact row for depth d of the states (key, state), and (when expand) the next layer keyed
+    by _key_of(game), whose making stops once it holds more than `limit` states. `told(k)` hears of
+    every 256th state measured and of the last. When it returns True the row is None, or at the last
+    the next layer is empty. `known` (key -> what _look found, at most KNOWN_MOST) keeps what was
+    found of a state for the depths that meet it again."""
     counts, ended, total, chance = [], 0, 0, 0
     nxt: dict = {}
     key = _key_of(game)
-    for s in states:
+    for k, s in states:
         if told is not None and total % 256 == 0 and total and told(total):
             return None, {}
         total += 1
-        if game.is_terminal(s):
+        found = None if known is None else known.get(k)
+        if found is None or expand and found[2] is None:
+            found = _look(game, s, key, expand)
+            if known is not None:
+                if len(known) >= KNOWN_MOST:
+                    known.clear()
+                known[k] = found
+        what, n, children = found
+        if what is None:
             ended += 1
             continue
-        if game.current_player(s) == CHANCE:
-            options = [m for m, _ in game.chance_outcomes(s)]
+        if what == CHANCE:
             chance += 1
         else:
-            options = game.legal_moves(s)
-            if not options:
-                ended += 1
-                continue
-            counts.append(len(options))
+            counts.append(n)
         if expand:
-            for m in options:
-                t = game.apply(s, m)
-                nxt.setdefault(key(t), t)
+            for kt, t in children:
+                nxt.setdefault(kt, t)
             expand = len(nxt) <= limit
     if told is not None and told(total):
         nxt = {}
     return _row(d, True, total, counts, ended, chance), nxt
+
+
+def _look(game, s, key: Callable, expand: bool) -> tuple:
+    """(None for an end, CHANCE, or the moves' number; that many again; the next states as (key,
+    state), or None unless expand) of state s."""
+    if game.is_terminal(s):
+        return None, 0, ()
+    if game.current_player(s) == CHANCE:
+        options, what = [m for m, _ in game.chance_outcomes(s)], CHANCE
+    else:
+        options = game.legal_moves(s)
+        if not options:
+            return None, 0, ()
+        what = len(options)
+    children = tuple((key(t), t) for t in (game.apply(s, m) for m in options)) if expand else None
+    return what, len(options), children
 
 
 def _key_of(game) -> Callable:

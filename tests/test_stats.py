@@ -116,3 +116,21 @@ def test_stats_command_names_the_depth_whose_states_outgrew_max_states():
     assert [line.split()[:2] for line in r.stdout.splitlines()[2:5]] == [["0", "1"], ["1", "9"], ["2", "72"]]
     assert "  ~ sampled from 20 random playouts: states seen, a lower bound (depth 3 held more than --max-states " \
            "100 states to enumerate: a larger one goes deeper)\n" in r.stdout, r.stdout
+
+
+def test_stats_lists_the_moves_of_a_state_met_at_several_depths_once_though_its_scored_total_differs(tmp_path):
+    # the ring of ROUND with a count of steps that only the score reads: at each depth the places are other
+    # states to the game (their counts differ) but one state each to stats, whose moves it lists once
+    path = tmp_path / "round.rules"
+    path.write_text(ROUND.replace("state { n: 0..3 = 0 }", "state { n: 0..3 = 0  steps: int = 0 scored }")
+                    .replace('{ require n == 2 }', '{ require n == 2  steps += 1 }')
+                    .replace('n = if n == 3 then 1 else n + 1 }', 'n = if n == 3 then 1 else n + 1  steps += 1 }')
+                    .replace("score n", "score steps"))
+    game = Counting(load_game(path, {}))
+    game.game.split_scored(True)
+    listed = []
+    game.legal_moves = lambda s: listed.append(game.future_key(s)) or game.game.legal_moves(s)
+    rows = stats(game, rng=random.Random(1))
+    # by hand, as in ROUND: depth 0 {0}, 1 {1}, 2 {2}, 3 {2, 3}, 4 {2, 3, 1}, then depth 5 repeats depth 4
+    assert [(r.depth, r.states) for r in rows] == [(0, 1), (1, 1), (2, 1), (3, 2), (4, 3)]
+    assert sorted(k[0] for k in listed) == [0, 1, 2, 3]  # each place listed once, though met at several depths
