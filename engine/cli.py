@@ -1080,9 +1080,10 @@ def _alpha_beta_advice(args) -> str:
     return "".join(f"; with --alpha-beta, {tip}" for tip in tips)
 
 
-def _too_many_states(args, game, e: TooManyStates, why: str, advice: str = "") -> int:
+def _too_many_states(args, game, e: TooManyStates, why: str, advice: str = "", round_: bool = False) -> int:
     """Exit 1 for a game with more states than solve may hold, with the fields that vary most
-    among the states found last and the ways on (and `advice` after those)."""
+    among the states found last and the ways on (and `advice` after those). `round_`: the game
+    comes back to its states, which alpha-beta searches only to a depth."""
     message = (f"{why}more than {counted(e.limit, 'state')} and not solved yet; solve holds each one in memory, "
                f"so it stopped here. `python -m engine stats {args.file}{_set_flags(parse_settings(args.set))}` "
                "shows how the states grow with depth, --depth N solves the first N moves and --max-states N lets "
@@ -1090,6 +1091,8 @@ def _too_many_states(args, game, e: TooManyStates, why: str, advice: str = "") -
                + ("`search` and `play` look for good lines" if game.num_players == 1 else
                   "`play` pits search agents against each other") + " in a game too big to solve"
                + ("; for two players whose returns add up to the same, --alpha-beta searches far fewer states"
+                  + (" (a game that comes back to its states to a depth: --alpha-beta --depth N, with --heuristic H "
+                     "valuing where the lines stop)" if round_ else "")
                   if game.num_players == 2 and not getattr(args, "alpha_beta", False) else "") + advice)
     spread = game.fields_spread(e.keys, sample=SPREAD_SAMPLE)  # a state is its own key
     if spread:
@@ -1149,7 +1152,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     except TooManyStates as e:
         found.close()
         return _too_many_states(args, game, e, "the game can come back to a state it was in, so value iteration "
-                                               "holds every state it can reach; ")
+                                               "holds every state it can reach; ", round_=True)
     except NoEnd as e:
         found.close()
         start = getattr(args, "start", None)

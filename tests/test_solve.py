@@ -458,6 +458,9 @@ def test_value_iteration_stops_at_its_limit_of_states(tmp_path):
     r = run_engine("solve", str(path), "--max-states", "31")
     assert r.returncode == 1 and "the game can come back to a state it was in" in r.stderr, r.stderr
     assert "more than 31 states and not solved yet" in r.stderr and "Traceback" not in r.stderr
+    # alpha-beta refuses a game that comes round, unless its lines stop at a depth: the hint says so
+    assert "--alpha-beta searches far fewer states (a game that comes back to its states to a depth: --alpha-beta " \
+           "--depth N, with --heuristic H valuing where the lines stop)" in r.stderr, r.stderr
     # the stats command pointed to repeats the parameters set: without them it would count another game
     r = run_engine("solve", str(path), "--max-states", "31", "--set", "goal=2")
     assert f"`python -m engine stats {path} --set goal=2` shows how the states grow" in r.stderr, r.stderr
