@@ -570,7 +570,7 @@ class Checker(ExpressionChecks):
             got = self.expr(f.init, want)
             if not T.fits(got, want):
                 self.error("type-mismatch", f"field '{f.name.name}' is {T.show(want)}, its initial value is "
-                           f"{T.show(got)}", f.init.span)
+                           f"{T.show(got)}", f.init.span, self.mismatch_hint(f.init, want, got))
             self.require_constant(f.init, "an initial value")
             self.bound_needs_range(f)
 

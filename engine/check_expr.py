@@ -236,7 +236,9 @@ class ExpressionChecks:
             return fields[e.attr.name]
         self.error("type-mismatch", f"{T.show(t)} has no fields (looked for '{e.attr.name}')", e.attr.span,
                    "`len(x)` counts the elements of a collection" if e.attr.name in ("length", "size", "count")
-                   and t[0] in ("list", "set", "bag", "map") else None)
+                   and t[0] in ("list", "set", "bag", "map") else
+                   "a tuple's parts are read by their place, t[0] and t[1] (or named: let a, b = t)"
+                   if t[0] == "tuple" else None)
         return T.ANY
 
     def expr_Index(self, e: m.Index, want):

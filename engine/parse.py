@@ -504,8 +504,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         return "`if` comes first in an expression: if COND then A else B"
     if re.search(r"(?:^|[{}])\s*while\b", line_before):
         return ("there is no `while`: `for x in xs { ... }` runs a block for each value, `for i in 1..n` n times, "
-                "and `for i in 1..n where COND { ... }` on each of the n passes where COND holds (a `while COND` "
-                "where nothing makes COND true again; a `var` carries what the passes change)")
+                "and `for i in 1..n where COND { ... }` on each of the n passes where COND holds: a `while COND` "
+                "of at most n passes, once nothing makes COND true again (a `var` carries what the passes change)")
     if got in ("+", "-") and text[at + 1:at + 2] == got and (name := re.search(r"(\w+)\s*$", line_before)):
         return f"write `{name.group(1)} {got}= 1`"
     if got == "(" and (word := re.search(r"\b(let|choose|draw|for)\s*$", line_before)):

@@ -897,8 +897,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
      "a filter is written with `where`: choose x in xs where COND"),
     ("while moves ‸< 9 { moves += 1 }",
      "there is no `while`: `for x in xs { ... }` runs a block for each value, `for i in 1..n` n times, and "
-     "`for i in 1..n where COND { ... }` on each of the n passes where COND holds (a `while COND` where nothing "
-     "makes COND true again; a `var` carries what the passes change)"),
+     "`for i in 1..n where COND { ... }` on each of the n passes where COND holds: a `while COND` of at most n "
+     "passes, once nothing makes COND true again (a `var` carries what the passes change)"),
     ("moves‸.last = 1", "a record's field cannot be assigned: store a new record whole, `moves = RECORD(...)` "
                        "with the fields it keeps and the one that changes"),
     ("moves[0]‸[1] = 2", "only one index can be assigned: store the inner list or map whole, as for a list "
@@ -1447,6 +1447,19 @@ QUOTED_GAME = """
 def test_a_value_of_another_type_or_a_name_from_elsewhere_gets_a_hint(tmp_path, line, message, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(QUOTED_GAME.replace("LINE", line)))
     assert (d.span.line, d.span.col, d.message, d.hint) == (at_line, at_col, message, hint), errors.render()
+
+
+def test_an_initial_value_of_another_kind_of_collection_and_a_tuple_read_by_a_field_get_hints(tmp_path):
+    game = "state { open: set<1..9> = ‸1..9  n: 0..3 = 0 }\naction a { n += 1 }\nturn { a }\nterminal n == 3\nscore n\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, game)
+    assert (d.span.line, d.span.col, d.message, d.hint) == (
+        at_line, at_col, "field 'open' is set<int>, its initial value is list<int>",
+        "`set(x)` makes a set of the elements of x"), errors.render()
+    game = "state { n: 0..3 = 0 }\naction a { let d = (1, 2)  n += d.‸row }\nturn { a }\nterminal n == 3\nscore n\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, game)
+    assert (d.span.line, d.span.col, d.hint) == (
+        at_line, at_col, "a tuple's parts are read by their place, t[0] and t[1] (or named: let a, b = t)"), \
+        errors.render()
 
 
 @pytest.mark.parametrize("line", ["xs[‸cell(0, 0)] = 1", "xs[‸cell(0, 0)] += 1", "require xs[‸cell(0, 0)] == 1"])
