@@ -791,7 +791,8 @@ def cmd_play(args) -> int:
     if stopped:
         print(f"  {stopped} game{'s' if stopped != 1 else ''} stopped after {counted(max_moves, 'move')}, scored as "
               f"{'they' if stopped != 1 else 'it'} stood"
-              + (" (the default limit: --max-moves N sets it)" if args.max_moves is None else ""))
+              + (" (the default limit: --max-moves N sets it)" if args.max_moves is None else "")
+              + (": the wins and losses of a game not over are its score's there" if game.num_players > 1 else ""))
     for t in tallies:
         if t.cut:
             print(f"  {t.name}: {_cut(t.cut)}")

@@ -925,6 +925,17 @@ def test_play_stops_a_game_that_never_ends_after_max_moves_and_scores_it_as_it_s
     assert r.stdout.rstrip().endswith("2 games stopped after 10 moves, scored as they stood")
 
 
+def test_play_says_the_wins_of_games_stopped_before_their_end_are_the_scores_there(tmp_path):
+    # two players taking n round for ever, the score written for an end (the player to move lost): after
+    # ten moves A is to move, so each stopped game is a loss for A and a win for B by the score
+    path = tmp_path / "forever2.rules"
+    path.write_text("players A, B\n" + FOREVER.replace("score n", "score for p: if p == current then -1 else 1"))
+    r = run_engine("play", path, "--agents", "random", "--games", "2", "--max-moves", "10")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.rstrip().endswith("2 games stopped after 10 moves, scored as they stood: the wins and losses "
+                                      "of a game not over are its score's there"), r.stdout
+
+
 def test_play_stops_a_game_that_never_ends_at_its_default_limit_and_says_so(tmp_path):
     path = tmp_path / "forever.rules"
     path.write_text(FOREVER)
