@@ -54,7 +54,7 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
                 fm.cut += 1
                 break
             if fm.spent:  # a line that goes round can be long: the budget ends it where it has got to
-                return fm.result(None if fm.best_line else line[0][0] if line else root.children[0][0])
+                return fm.result(None if fm.best_line else _best_valued(root))
             if node.options is None:
                 node.options = fm.options(node.state)
                 node.ended = not node.options
@@ -79,9 +79,15 @@ def max_score(game, state, *, budget: int, rng, heuristic: Optional[str] = None,
             x.best = max(x.best, score)
             if x.children is not None and all(c[1].done for c in x.children):
                 x.done = True
-    if fm.best_line or not root.children:
-        return fm.result()
-    return fm.result(max(root.children, key=lambda c: c[1].best)[0])  # no line ended: the best valued
+    return fm.result(None if fm.best_line else _best_valued(root))
+
+
+def _best_valued(root: _Node):
+    """The move to the root's child of the best value: the decision where no line has ended (the
+    first move, before the root's children were made)."""
+    if root.children:
+        return max(root.children, key=lambda c: c[1].best)[0]
+    return root.options[0] if root.options else None
 
 
 def _weights(children: list) -> list:

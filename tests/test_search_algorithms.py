@@ -222,6 +222,27 @@ def test_max_score_sees_every_line_of_the_blog_model_at_one_call_per_state_and_p
     assert r.fm_calls == inner + edges
 
 
+FAR = """game "far"
+state { x: 0..10000 = 0 }
+action add "+{k}" { choose k in 1..3  x += k }
+turn { add }
+terminal x >= 9999
+score x
+heuristic ahead = x
+"""
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_max_score_without_an_ended_line_plays_the_child_of_the_best_value(tmp_path, seed):
+    # no line reaches 9,999 within 100 calls: by the heuristic, +3 is the child worth most, whichever
+    # descent the budget ran out in
+    path = tmp_path / "far.rules"
+    path.write_text(FAR)
+    game = load_game(str(path))
+    r = max_score(game, game.initial_state(), budget=100, rng=random.Random(seed), heuristic="ahead")
+    assert r.best_line == () and game.describe(r.move) == "+3"
+
+
 def test_one_step_look_ahead_costs_one_call_plus_one_per_move_whatever_the_budget(blog):
     r = make_agent("osla")(blog, blog.initial_state(), budget=1, rng=random.Random(0))
     assert r.fm_calls == 1 + 6  # legal_moves once, then apply each of the 6 first trades
