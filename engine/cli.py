@@ -192,11 +192,13 @@ def cmd_validate(args) -> int:
             refused = True
             continue
         ck = game.checker
-        problems = (unused(ck) + unread_lets(ck) + lets_in_loops(ck) + hidden_fields(ck) + unread_fields(ck)
-                    + stale_labels(ck) + lone_player_scores(ck) + fields_for_the_view(ck)
+        simulated = _simulate(game, args.playouts, args.steps, settings)
+        drops = game.compiler.drops  # what the playouts dropped: a field whose range dropped moves is read
+        problems = (unused(ck) + unread_lets(ck) + lets_in_loops(ck) + hidden_fields(ck) + unread_fields(ck, drops)
+                    + stale_labels(ck) + lone_player_scores(ck) + fields_for_the_view(ck, drops)
                     + partial_tables(ck)
                     + reversed_ranges(ck) + unchecked_ranges(ck) + sides_out_of_order(ck)
-                    + _simulate(game, args.playouts, args.steps, settings))
+                    + simulated)
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):
             print(d.render(game_sources(game)), file=sys.stderr)
         errors = [d for d in problems if d.severity == "error"]

@@ -171,22 +171,34 @@ def unchecked_ranges(ck: Checker) -> list:
     return out
 
 
-def unread_fields(ck: Checker) -> list:
+def unread_fields(ck: Checker, drops: Optional[dict] = None) -> list:
     """A warning for each state field that nothing reads (not the score, the end, a condition,
-    another field's change, a label, the view, a heuristic or an invariant): each value it takes
-    still makes a state of its own, so `solve` holds more states and searches tell fewer apart."""
-    read = _fields_read(ck, ck.decls)
+    another field's change, a label, the view, a heuristic or an invariant, nor its range where
+    it dropped moves in validate's playouts, `drops`): each value it takes still makes a state of
+    its own, so `solve` holds more states and searches tell fewer apart."""
+    read = _fields_read(ck, ck.decls) | _ranges_read(ck, drops)
     return [Diagnostic("unused", f"state field '{sym.name}' is never read", sym.span,
                        "its changes still make states of their own (solve holds each, searches tell them apart); "
-                       "without it the game has fewer states", severity="warning")
+                       "without it the game has fewer states (a range that drops moves, as `wood -= 3` in 0..9 "
+                       "makes a move cost wood, reads its field: validate's random playouts saw none here)",
+                       severity="warning")
             for sym in ck.fields if id(sym) not in read and sym.span.line]
 
 
-def fields_for_the_view(ck: Checker) -> list:
+def _ranges_read(ck: Checker, drops: Optional[dict]) -> set:
+    """The ids of the fields whose range dropped moves in validate's playouts (`drops`: (span, why)
+    -> paths dropped): a change that would leave the range drops its move (`wood -= 2` where wood
+    is 0..9 is how a move costs wood), so the range reads the field."""
+    dropped = {span for span, why in (drops or {}) if "would leave its range" in why}
+    return {id(ck.syms.get(id(st.target))) for kind in (m.Assign, m.Update, m.IndexAssign, m.IndexUpdate)
+            for st in nodes_in(ck.decls, kind) if st.target.span in dropped}
+
+
+def fields_for_the_view(ck: Checker, drops: Optional[dict] = None) -> list:
     """A warning for each state field that the view reads and nothing else does (a def the view
     calls counts as something else): each value it takes makes a state of its own, for a view."""
     shown = _fields_read(ck, tuple(d for d in ck.decls if isinstance(d, m.ViewDecl)))
-    elsewhere = _fields_read(ck, tuple(d for d in ck.decls if not isinstance(d, m.ViewDecl)))
+    elsewhere = _fields_read(ck, tuple(d for d in ck.decls if not isinstance(d, m.ViewDecl))) | _ranges_read(ck, drops)
     return [Diagnostic("view-only", f"state field '{sym.name}' is read by the view alone", sym.span,
                        "where its value does not follow from the other fields', each value it takes makes a state of "
                        "its own (solve holds each, searches tell them apart), only to be shown; a view can work out "

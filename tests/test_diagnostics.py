@@ -2533,7 +2533,21 @@ def test_validate_warns_of_a_state_field_nothing_reads(tmp_path, engine_cli):
     assert f"{path}:1:43: warning[view-only]: state field 'shown' is read by the view alone\n" in result.stderr
     assert f"{path}:1:60: warning[unused]: state field 'kept' is never read\n" in result.stderr
     assert "hint: its changes still make states of their own (solve holds each, searches tell them apart); " \
-           "without it the game has fewer states\n" in result.stderr
+           "without it the game has fewer states (a range that drops moves" in result.stderr
+
+
+def test_a_field_whose_range_drops_moves_in_the_playouts_is_read_by_it(tmp_path, engine_cli):
+    # building costs 3 wood: `wood -= 3` in 0..9 drops the move while there are fewer, so wood decides
+    # which moves there are, though no expression reads it
+    path = tmp_path / "wood.rules"
+    path.write_text("state { wood: 0..9 = 0  houses: 0..3 = 0 }\naction gather { wood += 2 }\n"
+                    "action build { wood -= 3  houses += 1 }\nturn { either { gather } or { build } }\n"
+                    "terminal houses == 3\nscore houses\n", encoding="utf-8")
+    result = engine_cli("validate", str(path))
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    # without playouts no move was seen dropped: the warning stands, its hint says why it may be wrong
+    result = engine_cli("validate", str(path), "--playouts", "0")
+    assert f"{path}:1:9: warning[unused]: state field 'wood' is never read\n" in result.stderr, result.stderr
 
 
 @pytest.mark.parametrize("text, hint", [
