@@ -21,9 +21,9 @@ from .diagnostics import (Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, U
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_from, add_parsers, check_depth, check_heuristic, print_view, started_json
 from .cli_sweep import sweep
-from .lint import (dead_ends, endless, fields_for_the_view, hidden_fields, joined, lets_in_loops, lone_player_scores, loop_cuts,
-                   partial_tables, reversed_ranges, sides_out_of_order, stale_labels, unapplied, unchecked_ranges,
-                   unread_fields, unread_lets, unreached, unused)
+from .lint import (dead_ends, endless, fields_for_the_view, hidden_fields, joined, lets_in_loops, lone_player_scores,
+                   loop_cuts, partial_tables, reversed_ranges, sides_out_of_order, stale_labels, unapplied,
+                   unchecked_ranges, unread_fields, unread_lets, unreached, unused)
 from .plots import check_plot_target, score_histogram
 from .game import fraction_text
 from .scored import could_be_scored, reads_scored
@@ -437,7 +437,7 @@ def _print_measures(game, args, measured: tuple) -> None:
     if args.measured:
         width = max(len(text) for text, _, _ in args.measured)
         print("  at the end of the game under the best play found"
-              + (", expected (chance weighing the outcomes):" if game.chance_decls else ":"))
+              + (", expected (chance weighing the outcomes):" if game.chance_seen else ":"))
         for (text, _, _), v in zip(args.measured, measured):
             print(f"    {text:<{width}}  {plain_number(v)}")
 
@@ -479,11 +479,9 @@ def cmd_solve(args) -> int:
     if args.lines is not None:
         if args.lines < 0:
             raise UsageError(f"--lines {args.lines}: expected 0 (the count alone) or more")
-        if args.depth is not None or game.chance_decls:
+        if args.depth is not None:
             raise UsageError(f"--lines {args.lines}: lists the lines of best play of a whole game without chance "
-                             + ("(--depth cuts them short)" if args.depth is not None else
-                                "(with chance, best play is a policy for every outcome, not lines: --policy "
-                                "writes it)"))
+                             "(--depth cuts them short)")
     if args.alpha_beta:
         _alpha_beta_usage(args, game)
     if args.heuristic is not None:
@@ -715,6 +713,9 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         return _solve_failed(args, _endless(game, e, "as --measure reads it" if args.measuring else None))
     bar.close()
     values_bar.close()
+    if args.lines is not None and game.chance_seen:  # a file's chance blocks may never apply where it is set so
+        raise UsageError(f"--lines {args.lines}: lists the lines of best play of a whole game without chance (with "
+                         "chance, best play is a policy for every outcome, not lines: --policy writes it)")
     getattr(visit, "finish", lambda: None)()
     seconds = time.perf_counter() - t0
     names = game.player_names
@@ -737,6 +738,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
            if sol.best_lines else {}),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in _best_first(sol.outcomes)],
+        "chance": game.chance_seen,
         **_measures_json(args, sol.measured, EXACT_PLACES),
         "seconds": round(seconds, 3),
     }
@@ -915,7 +917,7 @@ def _best_first(outcomes: dict) -> list:
 def _print_outcomes(game, outcomes: dict) -> None:
     """How many terminal paths end with each final score (each returns vector), the best for the
     first player first: in a counting puzzle, the paths to the best score are the answer."""
-    if not outcomes or game.chance_decls:  # with chance, a path is no equal share of the games: no count
+    if not outcomes or game.chance_seen:  # with chance, a path is no equal share of the games: no count
         return
     ranked = _best_first(outcomes)
     one = game.num_players == 1
@@ -1182,7 +1184,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),
-           "first_moves": _first_moves_json(fp.first_moves, 9), "trapped": fp.trapped,
+           "first_moves": _first_moves_json(fp.first_moves, 9), "trapped": fp.trapped, "chance": game.chance_seen,
            **_measures_json(args, fp.measured, 9), "seconds": round(seconds, 3)}
     _name_policy(policy, out)
     if args.json:

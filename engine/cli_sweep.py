@@ -217,7 +217,8 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
     # the players of the run with the most (`players ... first n` with n swept), else the game's
     players = max((r.get("players") or [] for r in runs), key=len, default=[]) or game.player_names
     # one player without chance: how many terminal paths reach the best score (a puzzle's solutions)
-    counted_paths = len(players) == 1 and not game.chance_decls and any(r.get("outcomes") for r in runs)
+    counted_paths = len(players) == 1 and not any(r.get("chance") for r in runs) and \
+        any(r.get("outcomes") for r in runs)
     searched = getattr(args, "alpha_beta", False)  # alpha-beta counts the states it searched, not all there are
     keys = len(names)  # the columns of the values swept
     heads = [*names] + (["best score"] if len(players) == 1 else list(players)) + \

@@ -217,6 +217,7 @@ class CompiledGame:
         chances = [d for d in checker.decls if isinstance(d, m.ChanceDecl)]
         self._chances = [(c.expr(d.cond), as_fork(c.block(d.body)), d.span) for d in chances]
         self.chance_decls = chances
+        self.chance_seen = False  # whether a state met so far was one where chance moves
         self._chance_memo: dict = {}
         # The slots each chance block may read or write, the player's among them: states that
         # agree on them have the same outcomes but for the slots the block leaves alone.
@@ -302,6 +303,7 @@ class CompiledGame:
                 with guard(span, "the chance condition"):
                     if cond(env):
                         at = i
+                        self.chance_seen = True
                         break
         if self.remember_states:
             return self._remember(self._chance_memo, s, at)

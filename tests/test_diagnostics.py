@@ -1450,7 +1450,8 @@ def test_a_value_of_another_type_or_a_name_from_elsewhere_gets_a_hint(tmp_path, 
 
 
 def test_an_initial_value_of_another_kind_of_collection_and_a_tuple_read_by_a_field_get_hints(tmp_path):
-    game = "state { open: set<1..9> = ‸1..9  n: 0..3 = 0 }\naction a { n += 1 }\nturn { a }\nterminal n == 3\nscore n\n"
+    game = "state { open: set<1..9> = ‸1..9  n: 0..3 = 0 }\naction a { n += 1 }\nturn { a }\n" \
+           "terminal n == 3\nscore n\n"
     d, (at_line, at_col), errors = first_at_marker(tmp_path, game)
     assert (d.span.line, d.span.col, d.message, d.hint) == (
         at_line, at_col, "field 'open' is set<int>, its initial value is list<int>",
@@ -2824,8 +2825,8 @@ def test_a_long_line_is_shown_around_the_column_with_the_caret_under_it(col):
     ("/no/such/dir/x.rules", "missing-file", "no rule file '/no/such/dir/x.rules'\n"),
     ("nope.rules", "missing-file", "no rule file 'nope.rules' next to {dir}/main.rules\n"),
     # a name unlike any but for the `.rules` every file has: no file is named as meant
-    ("pieces.rules", "missing-file", "no rule file 'pieces.rules' next to {dir}/main.rules\n  1 | use \"pieces.rules\"\n"
-                                     "    | ^^^^^^^^^^^^^^^^^^\n{dir}/main.rules: 1 error"),
+    ("pieces.rules", "missing-file", "no rule file 'pieces.rules' next to {dir}/main.rules\n"
+                                     "  1 | use \"pieces.rules\"\n    | ^^^^^^^^^^^^^^^^^^\n{dir}/main.rules: 1 error"),
     ("data/card.rules", "missing-file", "no rule file 'data/card.rules' next to {dir}/main.rules\n  1 | "
                                         "use \"data/card.rules\"\n    | ^^^^^^^^^^^^^^^^^^^^^\nhint: did you mean "
                                         "'data/cards.rules'?\n"),
@@ -3151,7 +3152,8 @@ def test_a_loop_over_values_it_reads_is_no_repeat_to_warn_of(tmp_path, engine_cl
 @pytest.mark.parametrize("op, then", [("and", "score n"), ("or", "score for p: n"), ("+", "action b { n += 1 }")])
 def test_an_expression_left_hanging_after_an_operator_is_an_error_at_the_operator(tmp_path, op, then):
     # the `terminal` line ends with an operator: the parser reads on into the next declaration
-    text = f"players A, B\nstate {{ n: 0..3 = 0 }}\naction a {{ n += 1 }}\nturn {{ a }}\nterminal n == 3 {op}\n\n{then}\n"
+    text = f"players A, B\nstate {{ n: 0..3 = 0 }}\naction a {{ n += 1 }}\nturn {{ a }}\n" \
+           f"terminal n == 3 {op}\n\n{then}\n"
     d, (at_line, at_col), errors = first_at_marker(tmp_path, text.replace(f" {op}\n", f" ‸{op}\n", 1))
     word = then.split()[0]
     assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (

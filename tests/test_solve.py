@@ -1239,6 +1239,27 @@ def test_lines_counts_and_lists_every_solution_of_a_puzzle(tmp_path, n, solution
         f"  lines of best play: {solutions}\n")
 
 
+def test_a_chance_block_that_never_applies_leaves_a_game_without_chance(tmp_path):
+    # queens with a draw that only `--set shaken=yes` lets apply (one queen taken off at random, then the
+    # puzzle goes on): without it the game has no chance step, so its lines, path counts and the sweep's
+    # paths column are those of the puzzle (5-queens: 10 solutions, OEIS A000170)
+    path = tmp_path / "queens.rules"
+    path.write_text("param shaken = no\n" + QUEENS.replace("state { queens: list<int> = [] }",
+                    "state { queens: list<int> = []  shook: bool = no }")
+                    + "chance when shaken and not shook and len(queens) == 2 {\n"
+                      "    draw k in 0..1\n    queens = [queens[1 - k]]\n    shook = yes\n}\n")
+    out = json.loads(run_engine("solve", path, "--lines", "0", "--json").stdout)
+    assert (out["chance"], out["best_lines"]["count"], out["outcomes"][0]) == (False, 10, {"returns": [1], "paths": 10})
+    assert "terminal paths by final scores, the best first: 1: 10" in run_engine("solve", path).stdout
+    r = run_engine("solve", path, "--sweep", "n=4,5")
+    assert "paths to it" in r.stdout.splitlines()[1], r.stdout
+    r = run_engine("solve", path, "--set", "shaken=yes", "--lines", "0")
+    assert (r.returncode, r.stderr) == (2, "error: --lines 0: lists the lines of best play of a whole game without "
+                                           "chance (with chance, best play is a policy for every outcome, not lines: "
+                                           "--policy writes it)\n")
+    assert json.loads(run_engine("solve", path, "--set", "shaken=yes", "--json").stdout)["chance"] is True
+
+
 def test_lines_of_best_play_of_three_players_say_how_many_end_at_the_value(tmp_path):
     # three players take 1 or 2 of 4, the last to take wins. By hand: whatever A takes, A cannot take
     # the last. Taking 1 leaves B 3, where B cannot either: each of B's 2 moves leaves C the rest,
