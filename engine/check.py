@@ -129,6 +129,8 @@ class Checker(ExpressionChecks):
             sym = self.globals.get(near) if not what.startswith("field of") else None  # a record's, not a global
             where = f" (declared at {sym.span})" if sym and sym.span.line else ""
             hint = f"did you mean '{near}'?{where}"
+        if hint is None and what == "name":
+            hint = self._bound_later(name, span)
         if hint is None and what == "name" and self._unbound_player:
             hint = f"`{self._unbound_player.format(name)}` names each player in turn"
         if hint is None and what == "name" and self._bound_player and (len(name) <= 2 or name in ("player", "who")):
@@ -138,6 +140,22 @@ class Checker(ExpressionChecks):
         if hint is None and what in ("name", "state field"):
             hint = self._bound_elsewhere(name, what == "state field", span)
         self.error("unknown-name", f"unknown {what} '{name}'", span, hint)
+
+    def _bound_later(self, name: str, span: m.Span) -> Optional[str]:
+        """A hint for a name read in a comprehension before the `for` of it that binds it (`... for r in
+        f(t) for t in ts`): the `for`s bind their names from left to right."""
+        def inside(outer: m.Span) -> bool:
+            return outer.file == span.file and (outer.line, outer.col) <= (span.line, span.col) <= \
+                (outer.end_line, outer.end_col)
+        for kind in (m.Comp, m.MapComp):
+            for c in nodes_in(self.decls, kind):
+                binds = [t for t in c.targets if t.name == name and (t.span.line, t.span.col) > (span.line, span.col)]
+                if binds and inside(c.span):
+                    at = binds[0].span
+                    return (f"'{name}' is bound by a `for` after it, at line {at.line}, column {at.col}: the `for`s "
+                            f"of a comprehension bind their names from left to right, so `for {name} in ...` goes "
+                            "first")
+        return None
 
     def _bound_elsewhere(self, name: str, changed: bool, span: Optional[m.Span] = None) -> Optional[str]:
         """A hint for a name that is unknown here (at `span`) but that a block elsewhere binds (an

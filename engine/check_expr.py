@@ -527,7 +527,8 @@ class ExpressionChecks:
             return T.INT
         if name == "components":
             if not T.fits(a0, T.GRID):
-                self.error("type-mismatch", f"components() needs a grid first, got {T.show(a0)}", e.args[0].span)
+                self.error("type-mismatch", f"components() needs a grid or a graph first, got {T.show(a0)}",
+                           e.args[0].span)
             if not T.fits(argt[1], ("list", T.CELL)) and not T.fits(argt[1], ("set", T.CELL)):
                 self.error("type-mismatch", f"components() needs a list or set of cells second, got "
                            f"{T.show(argt[1])}", e.args[1].span)

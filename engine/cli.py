@@ -999,8 +999,8 @@ def _print_dead_ends(game, n: int) -> None:
         print(f"  dead ends: {counted(n, 'state')} where no move is legal, each an end (`dead ends are ends`)")
     elif n:
         print(f"  dead ends: {counted(n, 'state')} not terminal but with no legal move, each valued by the score "
-              "as if the game ended there (is an end rule missing? `validate` warns of them too; `dead ends are "
-              "ends` says they are meant)")
+              "as if the game ended there (is an end rule missing? `validate` warns of those its random games "
+              "stop at; `dead ends are ends` says they are meant)")
 
 
 def _name_policy(policy: Optional[PolicyFile], out: dict) -> None:
@@ -1281,7 +1281,7 @@ def cmd_check(args) -> int:
                   "checks the invariants in every state of a game small enough)")
         if r.dead_ends and not game.dead_ends_end:
             print(f"  {r.dead_ends:,} of the lines stopped at a dead end, a state that is not terminal where no move "
-                  "is legal (is an end rule missing? `validate` warns of them too)")
+                  "is legal (is an end rule missing? `validate` warns of those its random games stop at)")
     else:
         print(f"{args.file}: check failed " + (f"after {counted(len(f.moves), 'move')}" if f.moves else
                                                "in the initial state"))

@@ -3159,3 +3159,12 @@ def test_an_expression_left_hanging_after_an_operator_is_an_error_at_the_operato
     assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
         "syntax", at_line, at_col, f"the expression ends with '{op}' and goes on into the `{word}` declaration on "
         f"line 7", f"finish the expression after '{op}', or take the '{op}' away"), errors.render()
+
+
+def test_a_name_read_in_a_comprehension_before_the_for_that_binds_it_gets_a_hint(tmp_path):
+    game = "state { n: 0..3 = 0 }\naction a { n += 1 }\nturn { a }\nterminal n == 3\n" \
+           "score sum(x * k for k in 1..‸x for x in 1..2)\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, game)
+    assert (d.code, d.span.line, d.span.col, d.hint) == (
+        "unknown-name", at_line, at_col, "'x' is bound by a `for` after it, at line 5, column 35: the `for`s of a "
+        "comprehension bind their names from left to right, so `for x in ...` goes first"), errors.render()
