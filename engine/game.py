@@ -534,17 +534,25 @@ class CompiledGame:
                     "write `clamp` after it to keep the value at its bounds, or say what such a draw does "
                     "(`pos = if pos + d > 100 then pos else pos + d` stays put)")
         else:
+            allowed = self._draw_allowed(at, places)
             hint = (f"a `require` in a chance block ({where}) drops the draws that fail it, with their weight: "
-                    f"draw only from the values allowed, {self._draw_allowed(at, places)}")
+                    + (f"draw only from the values allowed, {allowed}" if allowed is not None else
+                       "say in the block what such draws do instead (set a field the rules read, as a roll that "
+                       "scores nothing ends a turn), and no `require`"))
         raise RuleRuntimeError(span, got, hint)
 
-    def _draw_allowed(self, at: int, places: list) -> str:
+    def _draw_allowed(self, at: int, places: list) -> Optional[str]:
         """`draw d in [d for d in 1..6 where d != 6]`: the draw of chance block `at` from the values its
         one `require` (at `places`) allows, written from the rule file's text; a made-up example where
-        the block has more draws or requires than one, or their text is not at hand."""
+        the block has more draws or requires than one, or their text is not at hand; None where the
+        `require` reads none of the names drawn (what the draws made together, say), which no draw's
+        values can pass."""
         body = self.chance_decls[at].body
         draws = list(nodes_in(body, m.Draw))
         required = [r for r in nodes_in(body, m.Require) if r.span in places]
+        drawn = {t.name for d in draws for t in d.targets}
+        if required and not any(n.id in drawn for r in required for n in nodes_in(r.cond, m.Name)):
+            return None
         if len(draws) == 1 and len(draws[0].targets) == 1 and len(required) == 1 and len(places) == 1:
             domain, cond = _span_text(draws[0].domain.span), _span_text(required[0].cond.span)
             if domain and cond:
