@@ -301,11 +301,24 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
                     "game where only chance moves, `turn { }` needs no action")
         elif inside := _inside(drops or {}, sym.decl.span):
             hint = f"no path through it ended a move in the states they reached{also}: {_dropped(inside, 'it')}"
+        elif (fallback := _only_after_try(ck, sym.name)) is not None:
+            hint = (f"it is called only in the `else` of the `try` at line {fallback.line}, which runs where the "
+                    "`try`'s block has no way through: the block had one in every state they reached"
+                    + (f" (and with each other value of {joined(tried, 'and')})" if tried else ""))
         else:
             hint = (f"no path through it ended a move in the states they reached{also}: a `require` on its way "
                     "may never hold" + ("" if tried else " with these parameter values"))
         out.append(Diagnostic("unreached", f"action '{sym.name}' {ran}", sym.span, hint, severity="warning"))
     return out
+
+
+def _only_after_try(ck: Checker, action: str) -> Optional[m.Span]:
+    """The span of a `try` in whose `else` the action is called, where it is called nowhere else."""
+    calls = [c for c in nodes_in(ck.decls, m.CallStmt) if c.func.name == action]
+    tries = [t for t in nodes_in(ck.decls, m.TryStmt)
+             if any(c.func.name == action for c in nodes_in(t.orelse, m.CallStmt))]
+    inside = {id(c) for t in tries for c in nodes_in(t.orelse, m.CallStmt)}
+    return tries[0].span if calls and tries and all(id(c) in inside for c in calls) else None
 
 
 def unapplied(chances: list, triggers: list, missing: set, playouts: int, tried: list = (),

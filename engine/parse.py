@@ -398,6 +398,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
             (action := re.search(rf"^[ \t]*action\s+({word.group(1)})\b", text, re.M)):
         return f"`{word.group(1)}` begins a statement, so the action `{word.group(1)}` (line " \
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
+    if got == "&" and text[at + 1:at + 2] != "&":  # one `&`: both conditions, or two sets' common elements
+        return "write `and` for both of two conditions; the elements two sets share are {x for x in a where x in b}"
     if got in _HABITS:
         return _HABITS[got]
     if re.fullmatch(r"\s*when\s+once\s*", line_before):

@@ -867,6 +867,8 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
 
 @pytest.mark.parametrize("line, hint", [
     ("moves += 1  done = moves == 9 ‸&& yes", "write `and` for both"),
+    ("moves += 1  done = moves == 9 ‸& yes", "write `and` for both of two conditions; the elements two sets share "
+                                            "are {x for x in a where x in b}"),
     ("moves += 1  done = moves == 9 ‸|| no", OR_HINT),
     ("moves += 1  done = ‸!done", "write `not` to negate"),
     ("moves += 1‸;", "no ';' is needed: a statement ends where the next one begins, also on the same line"),
@@ -3168,3 +3170,16 @@ def test_a_name_read_in_a_comprehension_before_the_for_that_binds_it_gets_a_hint
     assert (d.code, d.span.line, d.span.col, d.hint) == (
         "unknown-name", at_line, at_col, "'x' is bound by a `for` after it, at line 5, column 35: the `for`s of a "
         "comprehension bind their names from left to right, so `for x in ...` goes first"), errors.render()
+
+
+def test_an_action_called_only_after_a_try_that_always_has_a_way_says_so(tmp_path, engine_cli):
+    # `give_up` runs only where `step` has no way through, and step always has one before the end
+    path = tmp_path / "try.rules"
+    path.write_text("state { n: 0..3 = 0  quit: bool = no }\naction step { require n < 3  n += 1 }\n"
+                    "action give_up { quit = yes }\nturn { try { step } else { give_up } }\n"
+                    "terminal n == 3 or quit\nscore n\n", encoding="utf-8")
+    r = engine_cli("validate", str(path))
+    assert r.returncode == 0
+    assert f"{path}:3:8: warning[unreached]: action 'give_up' never ran in 20 random playouts\n" in r.stderr, r.stderr
+    assert "hint: it is called only in the `else` of the `try` at line 4, which runs where the `try`'s block has no " \
+           "way through: the block had one in every state they reached\n" in r.stderr, r.stderr
