@@ -3,6 +3,7 @@ back as the state a command starts from instead of the file's initial one."""
 from __future__ import annotations
 
 import json
+import sys
 from typing import Optional
 
 from . import model as m
@@ -11,6 +12,7 @@ from . import types as T
 from .check import bounded_collection, nodes_in
 from .diagnostics import UsageError, clip
 from .load import file_text
+from .off_board import OffBoard
 
 
 def start_from(game, path: Optional[str]) -> None:
@@ -25,6 +27,12 @@ def start_from(game, path: Optional[str]) -> None:
         source = file_text(span.file).get(span.file, "").splitlines()
         text = source[span.line - 1].strip() if span.line <= len(source) else ""
         raise UsageError(f"--from {path}: the state breaks the invariant at {span}" + (f": {text}" if text else ""))
+    look = OffBoard.of(game)  # a cell the rules' grids lack, which the initial state does not hold either: a slip?
+    if look is not None:
+        look.look(s, 0)
+        for name, (cell, _, _) in look.found.items():
+            print(f"warning: --from {path}: field '{name}' holds the cell {rt.format_value(cell)}, on none of the "
+                  f"file's grids ({', '.join(look.grids)}) and not in the initial state", file=sys.stderr)
     game.start_at(s)
     game.started_from = path
 

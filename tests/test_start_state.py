@@ -214,3 +214,21 @@ def test_a_policy_solved_from_a_state_is_refused_for_games_from_the_initial_one(
                                            f"start too, --from {start}\n")
     assert run_engine("play", TTT, "--agents", f"policy:{policy},random", "--games", "1", "--from", start
                       ).returncode == 0
+
+
+def test_a_cell_on_no_grid_of_the_file_in_from_is_a_warning_and_the_run_goes_on(tmp_path):
+    # a 2 x 2 board: (5, 5) lies on no grid, and the initial state holds no such cell
+    path = tmp_path / "marks.rules"
+    path.write_text("const board = square_grid(2, 2)\nstate { marked: set<cell> = {} }\n"
+                    'action mark "{c}" { choose c in cells(board) where c not in marked  marked += c }\n'
+                    "turn { mark }\nterminal len(marked) >= 3\nscore len(marked)\n")
+    start = tmp_path / "start.json"
+    start.write_text('{"marked": [[5, 5]]}')
+    r = run_engine("solve", path, "--from", start, "--json")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == f"warning: --from {start}: field 'marked' holds the cell (5, 5), on none of the file's grids " \
+                       "(board) and not in the initial state\n"
+    # by hand: two of the four cells more end it, 4 * 3 ways
+    assert json.loads(r.stdout)["terminal_paths"] == 12
+    start.write_text('{"marked": [[1, 1]]}')
+    assert run_engine("solve", path, "--from", start).stderr == ""
