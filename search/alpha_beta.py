@@ -75,6 +75,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     moves: list = []  # that line's moves
     total: list = []  # [the first end's total, its returns]
     cut: list = []  # the keys of states where max_depth stopped the lines
+    killers: dict = {}  # a depth -> the label of the move that last cut the search of a state short there
     visits = 0
     states = 0  # the entries of the tables of the shallower depths
     deepest = max_depth  # max_depth is the depth of the search under way
@@ -149,7 +150,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
                         entry[1] = min(entry[1], x)
                     entry[2] = i
                     return x
-            order = range(len(ways)) if first is None else [first, *(i for i in range(len(ways)) if i != first)]
+            order = _ordered(game, ways, first, killers.get(depth))
             best, best_i = (-INF if player == 0 else INF), None
             for i in order:
                 moves.append(ways[i])
@@ -162,6 +163,7 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
                     else:
                         beta = min(beta, x)
                     if alpha >= beta:
+                        killers[depth] = game.describe(ways[i])
                         break
         finally:
             del on_line[k]
@@ -206,6 +208,19 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     t = total[0]
     return Valued((x, t - x), line, tuple((m, (v, t - v), p) for m, v, p in first), states + len(table), visits,
                   complete)
+
+
+def _ordered(game: Game, ways, first: Optional[int], killer: Optional[str]) -> list:
+    """The order to search the indices of ways in: `first` (the best move found before), then the
+    move labelled `killer` (the one that last cut a search short at this depth: a move that refutes
+    one line often refutes its neighbours), then the others as listed."""
+    order = [i for i in range(len(ways)) if i != first]
+    if killer is not None:
+        for j, i in enumerate(order):
+            if game.describe(ways[i]) == killer:
+                order.insert(0, order.pop(j))
+                break
+    return order if first is None else [first, *order]
 
 
 def _first_moves(game: Game, root, search: Callable, moves: list) -> list:

@@ -200,6 +200,9 @@ class Dag:
     def key(self, s):
         return s
 
+    def describe(self, m):
+        return f"to {m}"
+
 
 class StoppingDag(Dag):
     """A Dag that can stop listing its moves past a limit, as the engine's games can."""
