@@ -553,12 +553,15 @@ class CompiledGame:
         drawn = {t.name for d in draws for t in d.targets}
         if required and not any(n.id in drawn for r in required for n in nodes_in(r.cond, m.Name)):
             return None
-        if len(draws) == 1 and len(draws[0].targets) == 1 and len(required) == 1 and len(places) == 1:
-            domain, cond = _span_text(draws[0].domain.span), _span_text(required[0].cond.span)
-            if domain and cond:
-                x = draws[0].targets[0].name
-                return f"`draw {x} in [{x} for {x} in {domain} where {cond}]`, and no `require`"
-        return "for example `draw d in [x for x in 1..6 where x != 1]`"
+        if len(required) == 1 and len(places) == 1:
+            read = {n.id for n in nodes_in(required[0].cond, m.Name)}
+            mine = [d for d in draws if any(t.name in read for t in d.targets)]  # the draws it filters
+            if len(mine) == 1 and len(mine[0].targets) == 1:
+                domain, cond = _span_text(mine[0].domain.span), _span_text(required[0].cond.span)
+                if domain and cond:
+                    x = mine[0].targets[0].name
+                    return f"`draw {x} in [{x} for {x} in {domain} where {cond}]`, and no `require`"
+        return "for example `draw d in [d for d in 1..6 where d != 1]`"
 
     def _drops_in_chance(self, s, at: int) -> Counter:
         """(span, why) -> the paths of chance block `at` from s that a `require` or a field's

@@ -120,7 +120,7 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
     elif isinstance(e, UnexpectedToken) and (where := _draw_where(text, at)) is not None:
         msg = "a draw takes no `where`"
         line, col = _line_col(text, where)
-        hint = _DRAW_WHERE
+        hint = _draw_where_hint(text, where)
     elif isinstance(e, UnexpectedToken) and (word := _condition_word(text, at)):
         declaration, where = word
         msg = f"`{declaration}` takes its condition without `{text[where:where + 5].split()[0]}`"
@@ -552,7 +552,19 @@ def _condition_word(text: str, at: int) -> Optional[tuple]:
     return found.group(1), start + found.start(2)
 
 
-_DRAW_WHERE = "draw from the values allowed instead: draw d in [x for x in 1..6 where x != 1]"
+def _draw_where_hint(text: str, where: int) -> str:
+    """The hint for a `draw x in D where C` whose `where` is at `where`: the draw from a
+    comprehension, written with the file's name, domain and (where the line ends with it) condition."""
+    start = text.rfind("\n", 0, where) + 1
+    end = text.find("\n", where)
+    found = re.search(r"\bdraw\s+(\w+)\s+in\s+(.*?)\s*$", text[start:where])
+    if found is None:
+        return "draw from the values allowed instead: draw d in [d for d in 1..6 where d != 1]"
+    x, domain = found.groups()
+    cond = text[where + len("where"):len(text) if end < 0 else end].strip()
+    if not cond or "{" in cond or "}" in cond:
+        cond = "..."
+    return f"draw from the values allowed instead: draw {x} in [{x} for {x} in {domain} where {cond}]"
 
 
 def _choose_if(text: str, at: int) -> Optional[int]:

@@ -226,6 +226,9 @@ PRUNED = [
     ("one-require", "chance when not rolled {\n draw x in 1..6\n require x != 6\n rolled = yes }", 8, 2, "5/6"),
     ("two-requires", "chance when not rolled {\n draw x in 1..6\n draw y in 1..6\n require x != 6\n"
      " if x == 1 { require y > 2 }\n rolled = yes }", 6, 1, "7/9"),  # 1 - 6/36 (x = 6) - 2/36 (x = 1, y < 3)
+    # two draws, the require reads one of them: 1 - 1/6 (x = 6)
+    ("of-one-draw", "chance when not rolled {\n draw x in 1..6\n draw y in 1..6\n require x != 6\n"
+     " rolled = yes }", 9, 2, "5/6"),
     ("in-a-for", "chance when not rolled {\n for i in 1..2 {\n draw x in 1..4\n require x > 1 }\n"
      " rolled = yes }", 9, 2, "9/16"),  # (3/4)^2
     # the require reads what the draws made together, not a draw: 1 - 1/4 (two 1s)
@@ -248,8 +251,9 @@ def test_a_chance_block_whose_requires_drop_draws_is_an_error_at_the_require(tmp
         assert "drops the draws that fail it" in out and "Traceback" not in out
         # one draw and one require: the draw the hint suggests is the block's own, written from the file
         told = {"one-require": "`draw x in [x for x in 1..6 where x != 6]`, and no `require`",
+                "of-one-draw": "`draw x in [x for x in 1..6 where x != 6]`, and no `require`",
                 "in-a-for": "`draw x in [x for x in 1..4 where x > 1]`, and no `require`"}.get(
-            row_id, "for example `draw d in [x for x in 1..6 where x != 1]`")  # two draws: no one way
+            row_id, "for example `draw d in [d for d in 1..6 where d != 1]`")  # two requires: no one way
         if row_id == "of-the-sum":  # no draw's values pass it: what such draws do is the way
             assert "with their weight: say in the block what such draws do instead" in out, out
         else:

@@ -1091,7 +1091,9 @@ def test_then_after_the_condition_of_a_block_gets_a_hint(tmp_path, block, hint):
 
 @pytest.mark.parametrize("text, hint", [
     ("chance when moves == 3 { draw d in 1..6 ‸where d > 1  moves += d }",
-     "draw from the values allowed instead: draw d in [x for x in 1..6 where x != 1]"),
+     "draw from the values allowed instead: draw d in [d for d in 1..6 where ...]"),
+    ("chance when moves == 3 {\n draw roll in 2..2 * moves ‸where roll % 2 == 0\n moves += roll }",
+     "draw from the values allowed instead: draw roll in [roll for roll in 2..2 * moves where roll % 2 == 0]"),
     ("table edges: bool -> list<(int, int)‸> { yes: [(0, 1)], no: [(1, 2)] }",
      "there is no tuple type: a pair can be a record (`record Edge { a: int, b: int }`, list<Edge>) or a set of "
      "two (list<set<int>>)"),
