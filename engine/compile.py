@@ -104,10 +104,15 @@ def _dropped(drops: Counter, why: tuple) -> bool:
 
 
 _MISSING_KEY = "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"
-_OUTSIDE = "a list's indexes run from 0 to len(xs) - 1 (to read one, a negative one counts from the end)"
+_OUTSIDE = "a list's indexes run from 0 to len(xs) - 1, and from -1 (the last) to -len(xs) when reading"
 _OUTSIDE_SET = "a list's indexes run from 0 to len(xs) - 1; `xs += x` appends x"
 _ABSENT = "test with `x in xs` (and `require` it) before taking x away"
 _EMPTY = "make sure it has an element first: `require len(xs) > 0`, or `if len(xs) > 0 then {0}(xs) else 0`"
+
+
+def _elements(n: int) -> str:
+    """"a list of 3 elements", "a list of 1 element", "an empty list"."""
+    return "an empty list" if n == 0 else f"a list of {n} element{'' if n == 1 else 's'}"
 
 
 def _named(hint: str, e) -> str:
@@ -307,7 +312,7 @@ class Compiler(PySource, StmtSource):
                 return obj[key]
             except (KeyError, IndexError, TypeError):
                 if isinstance(obj, tuple) and type(key) is int:
-                    _fail(span, f"index {key} is outside the list of {len(obj)}, {clip(rt.format_value(obj), 100)}",
+                    _fail(span, f"index {key} is outside {_elements(len(obj))}: {clip(rt.format_value(obj), 100)}",
                           outside)
                 _fail(span, f"no entry {rt.format_value(key)} in {clip(rt.format_value(obj))}",
                       outside if isinstance(obj, tuple) else _MISSING_KEY if isinstance(obj, rt.FrozenMap) else None)
@@ -865,7 +870,7 @@ class Compiler(PySource, StmtSource):
         def set_item(env):
             seq, idx = env[i], k(env)
             if not 0 <= idx < len(seq):
-                _fail(s.span, f"index {idx} is outside the list of {len(seq)}", outside)
+                _fail(s.span, f"index {idx} is outside {_elements(len(seq))}", outside)
             return seq[:idx] + (v(env),) + seq[idx + 1:]
         return self.field_setter(s.target, set_item)
 
@@ -884,7 +889,7 @@ class Compiler(PySource, StmtSource):
                     _fail(s.span, f"no entry {rt.format_value(key)} in {name} to change with `{s.op}`; "
                                   f"`{name}[...] =` adds one")
             elif not 0 <= key < len(coll):
-                _fail(s.span, f"index {key} is outside the list of {len(coll)}", outside)
+                _fail(s.span, f"index {key} is outside {_elements(len(coll))}", outside)
             new = fn(coll[key], g(env))
             return coll.set(key, new) if is_map else coll[:key] + (new,) + coll[key + 1:]
         return self.field_setter(s.target, update)

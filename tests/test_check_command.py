@@ -194,7 +194,7 @@ def test_a_rule_that_fails_while_playing_is_reported_with_the_line_that_reaches_
                  "terminal x >= 5 or [0, 1, 2, 3][x] < 0\nscore x\n")
     r = run_engine("check", f)
     assert r.returncode == 1
-    assert f"{f}:4:20: error[runtime]: index 4 is outside the list of 4, [0, 1, 2, 3]" in r.stdout
+    assert f"{f}:4:20: error[runtime]: index 4 is outside a list of 4 elements: [0, 1, 2, 3]" in r.stdout
     assert "hint: a list's indexes run from 0 to len(xs) - 1" in r.stdout
     assert numbered_moves(r.stdout) == ["go 2", "go 2"]
     assert "Traceback" not in r.stdout + r.stderr
@@ -614,7 +614,7 @@ def test_check_shows_every_state_through_the_view_as_validate_does(tmp_path):
     r = run_engine("check", path)
     assert r.returncode == 1
     assert r.stdout.startswith(f"{path}: check failed after 2 moves\n{path}:6:6: error[runtime]: index 2 is "
-                               "outside the list of 2"), r.stdout
+                               "outside a list of 2 elements"), r.stdout
     assert "(while showing the state below through the view)\n" in r.stdout
 
 
@@ -638,7 +638,7 @@ def test_a_rule_failing_while_the_moves_are_listed_says_so(tmp_path):
                     'score n\n', encoding="utf-8")
     r = run_engine("check", path)
     assert r.returncode == 1
-    assert (f"{path}: check failed after 2 moves\n{path}:2:20: error[runtime]: index 2 is outside the list of 2, "
+    assert (f"{path}: check failed after 2 moves\n{path}:2:20: error[runtime]: index 2 is outside a list of 2 elements: "
             "[1, 1] (while listing the moves of the state below)\n") in r.stdout, r.stdout
 
 

@@ -233,15 +233,19 @@ def test_an_entry_of_a_map_or_list_field_is_updated_in_place_of_the_field(tmp_pa
 
 @pytest.mark.parametrize("change, message, hint", [
     ('tally["b"] += 2', "no entry b in tally to change with `+=`; `tally[...] =` adds one", None),
-    ("row[3] -= 1", "index 3 is outside the list of 3",
+    ("row[3] -= 1", "index 3 is outside a list of 3 elements",
      "a list's indexes run from 0 to len(row) - 1; `row += x` appends x"),
-    ("row[3] = 1", "index 3 is outside the list of 3",
+    ("row[3] = 1", "index 3 is outside a list of 3 elements",
      "a list's indexes run from 0 to len(row) - 1; `row += x` appends x"),
     ("hands[1] -= 3", "3 is not in bag[2]", "test with `x in xs` (and `require` it) before taking x away"),
     ('n += tally["b"]', "no entry b in {a: 5}",
      "`k in m` tells whether a map has the key k; get(m, k, d) reads it, or d when it is missing"),
-    ("n += row[3]", "index 3 is outside the list of 3, [4, 5, 6]",
-     "a list's indexes run from 0 to len(row) - 1 (to read one, a negative one counts from the end)"),
+    ("n += row[3]", "index 3 is outside a list of 3 elements: [4, 5, 6]",
+     "a list's indexes run from 0 to len(row) - 1, and from -1 (the last) to -len(row) when reading"),
+    ("n += [row[0]][-2]", "index -2 is outside a list of 1 element: [4]",
+     "a list's indexes run from 0 to len(xs) - 1, and from -1 (the last) to -len(xs) when reading"),
+    ("n += [x for x in row where x > 9][0]", "index 0 is outside an empty list: []",
+     "a list's indexes run from 0 to len(xs) - 1, and from -1 (the last) to -len(xs) when reading"),
 ])
 def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, change, message, hint):
     f = tmp_path / "entries.rules"
@@ -259,11 +263,11 @@ def test_an_update_of_an_entry_that_is_not_there_is_a_rule_error(tmp_path, chang
      "called at line 5, column 8 (in a random playout)"),
     # pick(2) chooses v = 2 and writes xs[4] inside the action, on the first move
     ("pick(2)", 'action pick(i) "pick {i}" { choose v in 1..2  xs[v * i] = 1  x += 1 }',
-     "4:47: error[runtime]: index 4 is outside the list of 3; in pick(2), called at line 5, column 8 (in the "
+     "4:47: error[runtime]: index 4 is outside a list of 3 elements; in pick(2), called at line 5, column 8 (in the "
      "initial state)"),
     # after pick(2), in the turn: x = 4 is no index of xs, and the failure is no part of the call
     ("pick(2)  xs[x] = 1", 'action pick(i) "pick {i}" { choose v in 1..2  x += v * i }',
-     "5:17: error[runtime]: index 4 is outside the list of 3 (in the initial state)"),
+     "5:17: error[runtime]: index 4 is outside a list of 3 elements (in the initial state)"),
 ])
 def test_a_failure_inside_a_call_with_arguments_names_the_call(tmp_path, turn, action, message):
     f = tmp_path / "calls.rules"
@@ -277,13 +281,13 @@ def test_a_failure_inside_a_call_with_arguments_names_the_call(tmp_path, turn, a
     # (a simple loop's pass: tests/test_generated_statements.py)
     # a pass that chooses: on the second move (x = 1), k = 1 and d = 2 give xs[3]
     ("for k in 0..1 { choose d in 1..2  xs[k * d + x] = 1 }  x += 1",
-     "2:56: error[runtime]: index 3 is outside the list of 3; on the pass of the `for` at line 2 where k = 1"),
+     "2:56: error[runtime]: index 3 is outside a list of 3 elements; on the pass of the `for` at line 2 where k = 1"),
     # after such a loop: the failure is no part of any pass
     ("for k in 0..1 { choose d in 1..2  x += 0 }  xs[x + 3] = 1  x += 1",
-     "2:66: error[runtime]: index 3 is outside the list of 3 (in the initial state)"),
+     "2:66: error[runtime]: index 3 is outside a list of 3 elements (in the initial state)"),
     # two names: the pair that fails, (2, 9)
     ("x += 1  for a, b in [(0, 1), (2, 9)] { xs[a] = xs[b] }",
-     "2:69: error[runtime]: index 9 is outside the list of 3, [0, 0, 0]; on the pass of the `for` at line 2 "
+     "2:69: error[runtime]: index 9 is outside a list of 3 elements: [0, 0, 0]; on the pass of the `for` at line 2 "
      "where a = 2, b = 9"),
 ])
 def test_a_failure_inside_a_for_names_its_pass(tmp_path, body, message):
@@ -300,7 +304,7 @@ def test_a_long_list_read_outside_its_indexes_is_shown_cut_to_its_start(tmp_path
     # its first 97 and "..."
     shown = "[" + ", ".join(map(str, range(1, 51))) + "]"
     assert len(shown) == 191
-    assert f"error[runtime]: index 99 is outside the list of 50, {shown[:97]}... (in the initial state)" in stderr
+    assert f"error[runtime]: index 99 is outside a list of 50 elements: {shown[:97]}... (in the initial state)" in stderr
 
 
 def test_a_def_called_with_a_list_and_with_a_bag_checks_clean_and_runs(tmp_path):

@@ -2252,7 +2252,7 @@ def test_validate_plays_other_parameter_values_for_an_action_the_given_ones_neve
     path.write_text(SETTINGS.replace("x += [1, 2][steps]", "x += if x > 0 then [1, 2][steps] else 1"))
     result = engine_cli("validate", str(path), "--playouts", "2", "--set", "steps=2")
     assert result.returncode == 1
-    assert (f"{path}:8:39: error[runtime]: index 2 is outside the list of 2, [1, 2] (in a random playout with "
+    assert (f"{path}:8:39: error[runtime]: index 2 is outside a list of 2 elements: [1, 2] (in a random playout with "
             "--set mode=flying)" in result.stderr)
     # the check command in the hint plays with both values
     assert f"`python -m engine check {path} --set steps=2 --set mode=flying` finds a short line" in result.stderr
@@ -2280,7 +2280,7 @@ def test_validate_reports_a_constant_that_fails_with_the_other_value_it_tries(tm
     # the other values of steps, which is not given
     result = engine_cli("validate", str(path), "--playouts", "2", "--set", "mode=walking")
     assert result.returncode == 1, result.stderr
-    assert (f"{path}:5:13: error[runtime]: index 3 is outside the list of 3, [1, 2, 3] (while setting up the "
+    assert (f"{path}:5:13: error[runtime]: index 3 is outside a list of 3 elements: [1, 2, 3] (while setting up the "
             "game with --set mode=walking --set steps=3)") in result.stderr
 
 
@@ -2389,13 +2389,13 @@ def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_p
                     "action grow { x += 1 }\nturn { grow }\nterminal x >= 20\nscore x\n", encoding="utf-8")
     result = engine_cli("validate", str(path), "--playouts", "2")
     assert result.returncode == 1
-    assert (f"{path}:3:18: error[runtime]: index 10 is outside the list of 10, [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] "
+    assert (f"{path}:3:18: error[runtime]: index 10 is outside a list of 10 elements: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] "
             "(while setting up the game with --set n=10)\n") in result.stderr
     assert engine_cli("validate", str(path), "--playouts", "2", "--set", "n=4").returncode == 0
     assert engine_cli("validate", str(path), "--playouts", "0").returncode == 0  # the file alone
     result = engine_cli("solve", str(path), "--set", "n=10")  # a value given: named as given
     assert result.returncode == 1 and result.stderr.startswith(
-        f"{path}:3:18: error[runtime]: index 10 is outside the list of 10, [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] "
+        f"{path}:3:18: error[runtime]: index 10 is outside a list of 10 elements: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] "
         "(while setting up the game with --set n=10)\n"), result.stderr
 
 

@@ -1157,7 +1157,7 @@ def test_a_rule_failing_in_solve_shows_the_moves_the_solve_went_down_to_it(tmp_p
                     "turn { step }\nterminal n >= 4\nscore n\n")
     r = run_engine("solve", path)
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert r.stderr.startswith(f"{path}:2:49: error[runtime]: index 3 is outside the list of 3")
+    assert r.stderr.startswith(f"{path}:2:49: error[runtime]: index 3 is outside a list of 3 elements")
     assert r.stderr.endswith("moves from the initial state, as the solve went down them:\n  1. step 1\n  2. step 1\n"
                              "  3. step 1\n"), r.stderr
 

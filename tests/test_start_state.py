@@ -110,7 +110,7 @@ def test_a_list_the_rules_set_an_element_at_a_time_must_keep_its_length_in_from(
     # a list the rules add to may hold any number: no such check (the rules then fail at piles[2])
     rules.write_text(text.replace("score 0", "score 0\naction grow { piles += [1] }"))
     r = run_engine("solve", rules, "--from", tmp_path / "s.json")
-    assert r.returncode == 1 and "index 2 is outside the list of 2" in r.stderr, r.stderr
+    assert r.returncode == 1 and "index 2 is outside a list of 2 elements" in r.stderr, r.stderr
 
 
 def test_a_map_the_rules_take_no_entry_from_must_hold_its_starting_keys_in_from(tmp_path):
