@@ -40,10 +40,10 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     for flag in ("plot", "policy"):
         if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} takes one solve: it cannot go with --sweep")
-    if not args.json:  # the table has a row per value; --json gives each run whole
+    if not args.json:  # the table has a row per value (a column for the count of lines and each measure)
         for flag, what in (("moves", "the first moves"), ("show", "the states of the best line"),
-                           ("lines", "the lines of best play"), ("measure", "the measures")):
-            if getattr(args, flag) is not None and getattr(args, flag) is not False:  # --lines 0 counts
+                           ("lines", "the lines of best play (--lines 0 counts them in a column)")):
+            if getattr(args, flag) not in (None, False, 0):
                 raise UsageError(f"--{flag}: the table of --sweep has a row per value, without {what}; with "
                                  f"--json each run has them, or solve one value with "
                                  + " ".join(f"--set {name}=V" for name in names))
@@ -212,8 +212,9 @@ def _listed(values) -> str:
 
 
 def _print_table(game, args, names: list, combos: list, runs: list) -> None:
-    """One row per run: the values swept, the best score (or each player's value), the distinct
-    states (or those alpha-beta searched), the seconds and the first move of the best line."""
+    """One row per run: the values swept, the best score (or each player's value), with --lines 0 the
+    count of the lines of best play, each --measure's value, the distinct states (or those alpha-beta
+    searched), the seconds and the first move of the best line."""
     # the players of the run with the most (`players ... first n` with n swept), else the game's
     players = max((r.get("players") or [] for r in runs), key=len, default=[]) or game.player_names
     # one player without chance: how many terminal paths reach the best score (a puzzle's solutions)
@@ -221,9 +222,11 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
         any(r.get("outcomes") for r in runs)
     searched = getattr(args, "alpha_beta", False)  # alpha-beta counts the states it searched, not all there are
     keys = len(names)  # the columns of the values swept
+    measures = list(args.measure or [])  # a column each, headed by its expression
+    lines = args.lines is not None  # --lines 0: a column of the count of the lines of best play
     heads = [*names] + (["best score"] if len(players) == 1 else list(players)) + \
-        (["paths to it"] if counted_paths else []) + ["states searched" if searched else "distinct states", "seconds",
-                                                      "first move"]
+        (["paths to it"] if counted_paths else []) + (["lines of best play"] if lines else []) + measures + \
+        ["states searched" if searched else "distinct states", "seconds", "first move"]
     rows = []
     for combo, r in zip(combos, runs):  # each value as --set takes it
         if "forbidden" in r:
@@ -239,11 +242,14 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
             value += ["-"] * (len(players) - len(value))  # players not seated with this value
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
                      if r.get("outcomes") else "-"] if counted_paths else []
+            paths += [f"{r['best_lines']['count']:,}" if "best_lines" in r else "-"] if lines else []
+            paths += [f"{plain_number(x['value'])}" for x in r.get("measures", ())] or ["-"] * len(measures)
             states = r["states_searched"] if searched else r["distinct_states"]
             first = r["best_line"][1] if len(r["best_line"]) > 1 else None  # [0] is the initial state
             move = "-" if first is None else "(chance)" if first.get("chance") else first["move"]
             rows.append([*combo, *value, *paths, f"{states:,}", f"{r['seconds']:.2f}", move])
-    for k in range(keys, keys + len(players)):  # the values of a column to as many places, so their points line up
+    numbers = [*range(keys, keys + len(players)), *(len(heads) - 3 - k for k in range(1, len(measures) + 1))]
+    for k in numbers:  # the values of a column to as many places, so their points line up
         _same_places([row for row in rows if len(row) == len(heads)], k)
     print(f"{titled(game, args.set)}: solved for each value of {' and '.join(names)}"
           + (f", to depth {args.depth} (cut: the "

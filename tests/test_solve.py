@@ -1126,8 +1126,6 @@ def test_measure_gives_the_expected_value_of_an_expression_at_the_end_under_best
 @pytest.mark.parametrize("flags, message", [
     (["--depth", "2"], "--measure: takes the best play of a whole solve, to the end of the game; --depth N stops the "
                        "lines short of it"),
-    (["--sweep", "n"], "--measure: the table of --sweep has a row per value, without the measures; with --json each "
-                       "run has them, or solve one value with --set n=V"),
 ])
 def test_measure_that_cannot_be_given_is_a_usage_error(tmp_path, flags, message):
     path = tmp_path / "reroll.rules"

@@ -95,9 +95,9 @@ def test_a_sweep_of_numbers_skips_those_past_the_one_with_too_many_states(tmp_pa
     (("--sweep", "n", "--policy", "p.jsonl"), "error: --policy takes one solve: it cannot go with --sweep"),
     (("--sweep", "n", "--moves"), "error: --moves: the table of --sweep has a row per value, without the first "
                                   "moves; with --json each run has them, or solve one value with --set n=V"),
-    (("--sweep", "n", "--lines", "0"), "error: --lines: the table of --sweep has a row per value, without the "
-                                       "lines of best play; with --json each run has them, or solve one value with "
-                                       "--set n=V"),
+    (("--sweep", "n", "--lines", "2"), "error: --lines: the table of --sweep has a row per value, without the "
+                                       "lines of best play (--lines 0 counts them in a column); with --json each run "
+                                       "has them, or solve one value with --set n=V"),
     (("--sweep", "n,m"), "error: --sweep n,m: a --sweep names one parameter; for each combination of two "
                          "parameters' values, name each: --sweep n --sweep m"),
     (("--sweep", "n", "--sweep", "n=2"), "error: --sweep n is given twice; a parameter is swept once, its values "
@@ -108,6 +108,20 @@ def test_a_sweep_that_cannot_run_is_a_usage_error(tmp_path, args, message):
     path.write_text(REACH)
     r = run_engine("solve", path, *args)
     assert (r.returncode, r.stderr) == (2, message + "\n")
+
+
+def test_a_sweep_counts_the_lines_of_best_play_and_measures_in_columns(tmp_path):
+    path = tmp_path / "reach.rules"
+    path.write_text(REACH)
+    r = run_engine("solve", path, "--sweep", "n", "--lines", "0", "--measure", "x % 2", "--measure", "10 * x")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1].split()[:12] == ["n", "best", "score", "paths", "to", "it", "lines", "of", "best", "play", "x",
+                                     "%"]
+    # by hand: n = 1: add 2 (x = 2); n = 2: add 1, add 2 (x = 3); n = 3: 1, 1, 2 and 2, 2 (x = 4), each
+    # first move as good, so two lines of best play
+    assert [row.split()[:6] for row in lines[2:]] == [["1", "2", "1", "1", "0", "20"], ["2", "3", "1", "1", "1", "30"],
+                                                      ["3", "4", "2", "2", "0", "40"]]
 
 
 def test_a_sweep_with_json_gives_each_run_its_first_moves(tmp_path):
