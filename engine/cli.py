@@ -1004,15 +1004,21 @@ def _print_dead_ends(game, n: int) -> None:
 
 
 def _name_policy(policy: Optional[PolicyFile], out: dict) -> None:
-    """Give --policy's file its name, and say so in the JSON."""
+    """Give --policy's file its name, and say so in the JSON; a policy of no state (no player ever
+    moves: chance takes every step) is not written, its file null."""
     if policy is not None:
-        policy.finish()
-        out["policy"] = {"file": policy.path, "states": policy.states,
+        if policy.states:
+            policy.finish()
+        else:
+            policy.abandon()
+        out["policy"] = {"file": policy.path if policy.states else None, "states": policy.states,
                          **({"scored_aside": policy.aside} if policy.aside is not None else {})}
 
 
 def _print_policy(policy: Optional[PolicyFile]) -> None:
-    if policy is not None:
+    if policy is not None and not policy.states:
+        print(f"  policy: no state where a player moves (chance takes every step), so {policy.path} is not written")
+    elif policy is not None:
         print(f"  policy: the best move in each of {counted(policy.states, 'state')} where a player moves, "
               f"one JSON line each, in {policy.path}"
               + ("" if policy.aside is None else f" (without the scored field '{policy.aside}', {policy.aside_why}: "

@@ -839,6 +839,21 @@ def test_solve_policy_overwrites_nothing_and_leaves_nothing_when_solve_fails(tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
 
 
+def test_solve_policy_of_a_game_where_no_player_moves_writes_no_file(tmp_path):
+    path = tmp_path / "coin.rules"
+    # chance takes every step: two flips, no decision anywhere
+    path.write_text('game "two flips"\nstate { n: 0..2 = 0  heads: 0..2 = 0 }\n'
+                    "chance when n < 2 { draw h in [0, 1]  heads += h  n += 1 }\nturn { }\nterminal n == 2\n"
+                    "score heads\n")
+    r = run_engine("solve", path, "--policy", tmp_path / "p.jsonl")
+    assert r.returncode == 0, r.stderr
+    assert f"  policy: no state where a player moves (chance takes every step), so {tmp_path / 'p.jsonl'} is not " \
+           "written" in r.stdout
+    out = json.loads(run_engine("solve", path, "--policy", tmp_path / "p.jsonl", "--json").stdout)
+    assert (out["best_score"], out["policy"]) == (1, {"file": None, "states": 0})  # 1/4 * 0 + 1/2 * 1 + 1/4 * 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["coin.rules"]
+
+
 @pytest.mark.parametrize("text, method", [
     # by hand: 0 -> 1 -> 2, and at 2 the require holds no more: one dead end, n = 2
     ("state { n: 0..4 = 0 }\naction step { require n != 2  n += 1 }\nturn { step }\nterminal n == 4\nscore n\n",
