@@ -489,8 +489,12 @@ class Checker(ExpressionChecks):
             self.error("empty-domain", f"the domain of '{d.name.name}' is empty", d.domain.span)
             t = T.ANY
         else:
+            sym_d = self.globals.get(d.domain.id) if isinstance(d.domain, m.Name) else None
+            enum = sym_d.decl if sym_d is not None and isinstance(sym_d.decl, m.EnumDecl) else None
             self.error("bad-domain", "a domain is a range such as 1..8 or a set such as {official, blog}",
-                       d.domain.span)
+                       d.domain.span, None if enum is None else
+                       f"the values of the enum {enum.name.name} are a set in braces: "
+                       f"`param {d.name.name} in {{{', '.join(v.name for v in enum.values)}}}`")
             t = T.ANY
         sym.type = t
         self.require_constant(d.default, "a parameter's default")

@@ -960,6 +960,14 @@ def test_state_fields_between_commas_get_a_hint(tmp_path):
                                                  "= 1 }"), errors.render()
 
 
+def test_an_enum_named_as_a_domain_hints_at_its_values_in_braces(tmp_path):
+    game = 'enum Piece { F, I, L }\nparam piece in ‸Piece = L\n' + HABIT_GAME.replace("LINE", "moves += 1")
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(game))
+    assert (d.code, d.span.line, d.span.col, d.hint) == (
+        "bad-domain", at_line, at_col, "the values of the enum Piece are a set in braces: "
+        "`param piece in {F, I, L}`"), errors.render()
+
+
 def test_a_number_with_a_fraction_is_named_whole_where_it_begins(tmp_path):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", "moves += ‸1.5")))
     assert (d.span.line, d.span.col, d.message, d.hint) == (
