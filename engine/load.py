@@ -35,6 +35,15 @@ def _not_utf8(path: str, data: bytes, at: int) -> str:
 USE_DEPTH_MOST = 100  # files in one chain of `use` (each read is a nested parse)
 
 
+def _near_rule_file(p: Path) -> Optional[str]:
+    """The rule file in p's folder whose name is closest to p's (`tiling.rule`, `tilling.rules`: by
+    the names without the `.rules` all of them share, which would make any two alike), if one is close."""
+    folder = p.parent
+    stems = {f.stem: f for f in folder.glob("*.rules")} if folder.is_dir() else {}
+    near = did_you_mean(p.stem, stems)
+    return None if near is None else str(stems[near])
+
+
 def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> tuple:
     """Parse a file and the files it `use`s; returns (decls, sources)."""
     sources = {} if sources is None else sources
@@ -44,8 +53,9 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
                          f"(expected a file such as {path.rstrip('/')}/NAME.rules)")
     if not p.is_file():
         # a device or a pipe is read again for each --set tried, so only a regular file will do
+        near = None if p.exists() else _near_rule_file(p)
         raise UsageError(f"{path}: not a regular file (a device or a pipe?); give the path of a rule file"
-                         if p.exists() else f"{path}: no such rule file")
+                         if p.exists() else f"{path}: no such rule file" + (f"; did you mean {near}?" if near else ""))
     try:
         text = p.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as e:
@@ -75,12 +85,10 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
                 continue
             if not Path(target).exists():
                 where = "" if Path(d.path).is_absolute() else f" next to {path}"
-                folder = Path(target).parent
-                # by the names without the `.rules` all of them share, which would make any two alike
-                stems = {f.stem: f.name for f in folder.glob("*.rules")} if folder.is_dir() else {}
-                near = stems.get(did_you_mean(Path(d.path).stem, stems) or "")
+                near = _near_rule_file(Path(target))
                 errors.append(Diagnostic("missing-file", f"no rule file '{d.path}'{where}", d.span,
-                                         f"did you mean '{str(Path(d.path).parent / near)}'?" if near else None))
+                                         f"did you mean '{str(Path(d.path).parent / Path(near).name)}'?"
+                                         if near else None))
                 continue
             try:
                 used, _ = read_rules(target, sources, chain + (path,))

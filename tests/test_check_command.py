@@ -300,6 +300,8 @@ def test_the_second_invariant_is_line_2_of_the_command_line_source():
     (["rules/nidavellir.rules", "--examples", "0"], "error: --examples 0: expected a positive number"),
     (["rules/nidavellir.rules", "--set", "players=9"], "error: --set players=9: 'players' must be in 2..5"),
     (["rules/missing.rules"], "error: rules/missing.rules: no such rule file"),
+    (["rules/tictactoe.rule"], "error: rules/tictactoe.rule: no such rule file; did you mean rules/tictactoe.rules?"),
+    (["rules/scyth.rules"], "error: rules/scyth.rules: no such rule file; did you mean rules/scythe.rules?"),
     (["rules/nidavellir.rules", "--jobs", "0"], "error: --jobs 0: expected a positive number"),
 ])
 def test_usage_errors_exit_2_in_one_line(args, message):
