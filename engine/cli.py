@@ -485,10 +485,10 @@ def cmd_solve(args) -> int:
     if args.alpha_beta:
         _alpha_beta_usage(args, game)
     if args.heuristic is not None:
+        check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")  # a misspelt name first
         if args.depth is None:
             raise UsageError(f"--heuristic {args.heuristic}: values the states where --depth N stops the lines; "
                              "without --depth every line goes to its end")
-        check_heuristic(game, args.heuristic, f"--heuristic {args.heuristic}")
     plot = None
     if args.plot is not None:
         plot = check_plot_target(args.plot, "solve")

@@ -990,6 +990,9 @@ def test_solve_to_a_depth_values_where_the_lines_stop_by_a_heuristic():
     assert "  value of rows after 2 moves: X 1, O -1\n" in text  # a value of the heuristic, not a score
     r = run_engine("solve", "rules/tictactoe.rules", "--heuristic", "rows")
     assert r.returncode == 2 and "--heuristic rows: values the states where --depth N stops the lines" in r.stderr
+    r = run_engine("solve", "rules/tictactoe.rules", "--heuristic", "rowz")  # the misspelling told first
+    assert (r.returncode, r.stderr) == (2, "error: --heuristic rowz: the rule file declares no heuristic named "
+                                           "'rowz'; did you mean 'rows'?\n")
 
 
 def test_past_its_limit_solve_says_how_many_of_the_states_found_last_it_looked_at(monkeypatch, capsys):
