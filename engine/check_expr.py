@@ -576,7 +576,12 @@ class ExpressionChecks:
         if t == T.ANY:
             return None
         if t[0] != "tile":
-            self.error("type-mismatch", f"{fn}() needs a tile, got {T.show(t)}", span)
+            cells = t[0] in ("set", "list") and t[1] == T.CELL  # a piece made of cells, a polyomino
+            self.error("type-mismatch", f"{fn}() needs a tile, got {T.show(t)}", span,
+                       "a tile is one square of a `tiles` set, a label on each side; a piece of cells turns "
+                       "by its cells: `{cell(c.col, -c.row) for c in shape}` a quarter turn clockwise, "
+                       "`{cell(c.row, -c.col) for c in shape}` its mirror image (then shift it back to row and "
+                       "column 0)" if cells else None)
             return None
         if square and len(self.enums[self.tilesets[t[1]][0]]) != 4:
             self.error("type-mismatch", f"{fn}() needs square tiles (4 sides), {t[1]} has "

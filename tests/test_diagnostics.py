@@ -968,6 +968,46 @@ def test_an_enum_named_as_a_domain_hints_at_its_values_in_braces(tmp_path):
         "`param piece in {F, I, L}`"), errors.render()
 
 
+ORIENTATIONS_HINT = ("a tile is one square of a `tiles` set, a label on each side; a piece of cells turns by its "
+                     "cells: `{cell(c.col, -c.row) for c in shape}` a quarter turn clockwise, `{cell(c.row, -c.col) "
+                     "for c in shape}` its mirror image (then shift it back to row and column 0)")
+
+
+def test_orientations_of_a_set_of_cells_hints_at_turning_the_cells(tmp_path):
+    game = "const shape = {cell(0, 0), cell(0, 1)}\nconst ways = orientations(‸shape)\n" + \
+        HABIT_GAME.replace("LINE", "moves += len(ways)")
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(game))
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "type-mismatch", at_line, at_col, "orientations() needs a tile, got set<cell>", ORIENTATIONS_HINT)
+
+
+@pytest.mark.parametrize("piece, count", [
+    # by hand: the L-tromino's mirror image is one of its turns: 4; the L-tetromino's is not: 8; a
+    # square tetromino has one; a straight one two
+    ("{cell(0, 0), cell(1, 0), cell(1, 1)}", 4),
+    ("{cell(0, 0), cell(1, 0), cell(2, 0), cell(2, 1)}", 8),
+    ("{cell(0, 0), cell(0, 1), cell(1, 0), cell(1, 1)}", 1),
+    ("{cell(0, 0), cell(0, 1), cell(0, 2), cell(0, 3)}", 2),
+])
+def test_the_turns_the_orientations_hint_writes_give_a_pieces_orientations(tmp_path, piece, count):
+    path = tmp_path / "piece.rules"
+    path.write_text(f"""game "piece"
+const piece = {piece}
+def turned(s) = {{cell(c.col, -c.row) for c in s}}
+def mirrored(s) = {{cell(c.row, -c.col) for c in s}}
+def home(s) = {{cell(c.row - min(d.row for d in s), c.col - min(d.col for d in s)) for c in s}}
+def turns(s) = [home(s), home(turned(s)), home(turned(turned(s))), home(turned(turned(turned(s))))]
+const ways = set(turns(piece) + turns(mirrored(piece)))
+state {{ n: 0..9 = 0 }}
+action go {{ n = len(ways) }}
+turn {{ go }}
+terminal n > 0
+score n
+""")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert out["value"] == [count]
+
+
 def test_a_number_with_a_fraction_is_named_whole_where_it_begins(tmp_path):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", "moves += ‸1.5")))
     assert (d.span.line, d.span.col, d.message, d.hint) == (
