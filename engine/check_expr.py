@@ -170,9 +170,15 @@ class ExpressionChecks:
         if op in ("+", "-") and lt == T.ANY and rt[0] in T.COLLECTIONS:
             return rt  # an untyped def parameter, the collection on the right: the calls are checked with its type
         if op in ("+", "-") and lt != T.ANY and lt[0] in T.COLLECTIONS:
-            if T.fits(rt, lt) or (op == "+" and lt[0] == "list" and T.fits(rt, lt)):
+            if T.fits(rt, lt):
                 return lt
             if lt[0] != "list" and T.fits(rt, lt[1]):
+                return lt
+            if lt[0] == "list":  # a list takes a whole list: an untyped def could not tell [1] + [2] apart
+                self.error("type-mismatch", f"'{op}' on {T.show(lt)} needs {T.show(lt)}, got {T.show(rt)}",
+                           e.right.span, None if not T.fits(rt, lt[1]) else
+                           "`xs + [x]` adds one element (the statement `xs += x` appends it)" if op == "+" else
+                           "`xs - [x]` takes every copy of x away (the statement `xs -= x` takes the first)")
                 return lt
             self.error("type-mismatch", f"'{op}' on {T.show(lt)} needs {T.show(lt)} or {T.show(lt[1])}, "
                        f"got {T.show(rt)}", e.right.span)

@@ -285,10 +285,24 @@ class PySource:
             from .compile import untyped_op
             return f"{self._name(untyped_op(op, e.span))}({a}, {b})"
         if op in ("+", "-") and any(t != T.ANY and t[0] in T.COLLECTIONS for t in (lt, rt)):
-            return None  # the collection operation of compile.py
+            return self._collection_op(e, a, b, lt, rt)
         if op in ("and", "or", "in", "not in", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "//", "%"):
             return f"({a} {op} {b})"
         return None
+
+    def _collection_op(self, e: m.BinOp, a: str, b: str, lt, rt) -> Optional[str]:
+        """`+`/`-` on a list, set or bag (the left's kind, or the right's where the left's type is not
+        known), with a whole collection or one element, as compile.py's x_BinOp makes it: a set's
+        with another whole set as Python's `|` and `-`, the others by compile.py's function."""
+        from .compile import _collection_op
+        if lt == T.ANY and rt[0] in T.COLLECTIONS:
+            lt = rt
+        if lt == T.ANY or lt[0] not in T.COLLECTIONS:
+            return None
+        whole = T.fits(rt, lt)
+        if lt[0] == "set" and whole:
+            return f"({a} {'|' if e.op == '+' else '-'} {b})"
+        return f"{self._name(_collection_op(lt[0], e.op, whole, e.span))}({a}, {b})"
 
     def p_Not(self, e):
         return f"(not {self.src(e.operand)})"

@@ -960,6 +960,19 @@ def test_state_fields_between_commas_get_a_hint(tmp_path):
                                                  "= 1 }"), errors.render()
 
 
+@pytest.mark.parametrize("line, message, hint", [
+    ("moves += len([moves] + ‸1)", "'+' on list<int> needs list<int>, got int",
+     "`xs + [x]` adds one element (the statement `xs += x` appends it)"),
+    ("moves += len([moves] - ‸1)", "'-' on list<int> needs list<int>, got int",
+     "`xs - [x]` takes every copy of x away (the statement `xs -= x` takes the first)"),
+    ('moves += len([moves] + ‸"a")', "'+' on list<int> needs list<int>, got str", None),
+])
+def test_a_list_and_one_element_is_a_type_mismatch_that_says_how_to_add_it(tmp_path, line, message, hint):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(HABIT_GAME.replace("LINE", line)))
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "type-mismatch", at_line, at_col, message, hint), errors.render()
+
+
 def test_an_enum_named_as_a_domain_hints_at_its_values_in_braces(tmp_path):
     game = 'enum Piece { F, I, L }\nparam piece in ‸Piece = L\n' + HABIT_GAME.replace("LINE", "moves += 1")
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(game))

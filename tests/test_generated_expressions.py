@@ -62,6 +62,12 @@ CASES = [
     # comprehension's collection too. minus(6, minus(3, 1)) = 6 - 2 = 4; span(3 + 1) = [4, 5]
     ("minus(x * 2, minus(x, 1)) == 4", True),
     ("[v * 2 for v in span(x + 1)] == [8, 10] and sum(w for v in span(x) for w in span(v)) == 3 + 4 + 4 + 5", True),
+    # + and - of collections, whole or one element: s = {1, 4, 7}, x = 3
+    ("s - {4, 9} == {1, 7} and s + {x} == {1, 3, 4, 7} and len(s - s) == 0", True),
+    ("s - 4 == {1, 7} and s + x == {1, 3, 4, 7} and s - 9 == s", True),
+    # a list with a whole list: + appends it; - takes every copy of its elements away
+    ("[x, 1] + [2] == [3, 1, 2] and [1, x, 1] - [1] == [3] and [v for v in s] - [7] + [x] == [1, 4, 3]", True),
+    ("bag([1, 1, x]) - 1 == bag([1, x]) and bag([1]) + bag([1, x]) == bag([1, 1, 3])", True),
 ]
 
 
