@@ -181,6 +181,7 @@ class CompiledGame:
         self.title = title
         self.path = path
         self.rules_digest: Optional[str] = None  # of the rule texts (load.rules_digest), where load_game read them
+        self.rules_digests: tuple = ()  # that digest and the one policy files written before it have
         self.checker = checker
         c = compiler
         self.compiler = c

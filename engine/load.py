@@ -311,6 +311,7 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
             raise RuleErrors([attrs.evolve(d, message=d.message + (_setting_up(settings) if settings else ""))
                               for d in e.diagnostics], sources, title) from None
         game.rules_digest = rules_digest(sources.values())
+        game.rules_digests = (game.rules_digest, rules_digest(sources.values(), legacy=True))
         return game
     except RuleErrors as e:
         raise RuleErrors(e.diagnostics, sources, title)
@@ -334,19 +335,23 @@ ASIDE_OF_A_SOLVE = ("heuristic", "view", "agent")
 """The declarations that cannot change what a solve finds."""
 
 
-def rules_digest(texts) -> str:
+def rules_digest(texts, legacy: bool = False) -> str:
     """A short digest of rule texts (a file and those it uses, in the order read) that a change to
     their comments, `source` notes or spacing, or to a declaration that cannot change a solve (a
     heuristic, the view, an agent's settings), leaves as it was: what a policy file was solved
-    from. A def that only those use still counts."""
+    from. A def that only those use still counts. The `game` title (told apart on its own) and
+    the `use` lines are left out too, so a file that uses another and adds a heuristic has the
+    other's digest; `legacy`: the digest as policy files written before that have it."""
+    aside = ASIDE_OF_A_SOLVE if legacy else (*ASIDE_OF_A_SOLVE, "game", "use")
     kept = []
     for t in texts:
         t = re.sub(r'\bsource\s+"[^"\n]*"|("[^"\n]*")|#[^\n]*', lambda c: c.group(1) or "", t)  # notes too
         # a declaration runs from its unindented first line to the next unindented line
         decls = re.split(r"\n(?=\S)", t)
         kept.append(" ".join(" ".join(d for d in decls if d.split(None, 1)[:1] != [] and
-                                      d.split(None, 1)[0] not in ASIDE_OF_A_SOLVE).split()))
-    return hashlib.sha256("\n".join(kept).encode()).hexdigest()[:16]
+                                      d.split(None, 1)[0] not in aside).split()))
+    joined = "\n".join(kept) if legacy else " ".join(k for k in kept if k)
+    return hashlib.sha256(joined.encode()).hexdigest()[:16]
 
 
 def command_line_predicates(game: CompiledGame, texts, source: str = INVARIANT_SOURCE) -> list:

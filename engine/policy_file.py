@@ -102,16 +102,18 @@ def policy_agent(spec: str, game, params: dict, start: Optional[str] = None, fla
 def _solved_for(who: str, path: str, row: str, game, params: dict) -> Optional[dict]:
     """The first line of a policy file, if it is the one that says what it was solved for (a file
     written before there was one has none); a usage error where that is another game, or other
-    parameter values, than this run's."""
+    parameter values, than this run's. Another title is another game unless the rules are the same
+    (by their digest: the file may `use` the one solved, and add a heuristic)."""
     try:
         about = json.loads(row)
     except ValueError:
         return None
     if not isinstance(about, dict) or "state" in about or "game" not in about:
         return None
-    if about["game"] != game.title:
+    same_rules = about.get("rules") == game.rules_digest  # a file that uses them, under its own title, say
+    if about["game"] != game.title and not same_rules:
         raise UsageError(f"{who}: {path} is the policy of '{about['game']}', not of '{game.title}'")
-    if about.get("rules") not in (None, game.rules_digest):
+    if about.get("rules") not in (None, *game.rules_digests):
         raise UsageError(f"{who}: {path} was solved from other rules than those of {game.path} (they differ "
                          "beyond comments, notes, spacing and the heuristic, view and agent declarations), so its "
                          "moves may not be the best there; solve --policy again")

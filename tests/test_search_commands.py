@@ -619,6 +619,30 @@ def test_a_policy_solved_from_rules_changed_since_is_refused_but_not_for_comment
                                            "best there; solve --policy again\n")
     path.write_text(text.replace("score 10 - x", "score x"))  # every state and move as before: only the score
     assert play().returncode == 2
+    path.write_text(text)
+    wrapper = tmp_path / "race_far.rules"  # the same rules by `use`, and a heuristic: the policy is theirs
+    wrapper.write_text('use "race.rules"\nheuristic far = x\n')
+    r = run_engine("play", wrapper, "--agents", f"policy:{policy}", "--games", "1")
+    assert r.returncode == 0, r.stderr
+    wrapper.write_text('use "race.rules"\nheuristic far = x\ninvariant x < 7\n')  # one more rule: not theirs
+    r = run_engine("play", wrapper, "--agents", f"policy:{policy}", "--games", "1")
+    assert r.returncode == 2 and "is the policy of 'race', not of 'race_far'" in r.stderr, r.stderr
+
+
+def test_a_policy_written_with_the_digest_of_before_use_lines_were_left_out_is_still_taken(tmp_path):
+    from engine.load import rules_digest
+    path = tmp_path / "race.rules"
+    text = 'game "race"\nstate { x: 0..20 = 0 }\naction go "go {k}" { choose k in 1..2  x += k }\n' \
+           "turn { go }\nterminal x >= 5\nscore 10 - x\n"
+    path.write_text(text)
+    policy = tmp_path / "p.jsonl"
+    assert run_engine("solve", path, "--policy", policy).returncode == 0
+    first, *rest = policy.read_text().splitlines(keepends=True)
+    about = json.loads(first)
+    assert about["rules"] != rules_digest([text], legacy=True)  # the title is in the old digest, not in the new
+    policy.write_text(json.dumps({**about, "rules": rules_digest([text], legacy=True)}) + "\n" + "".join(rest))
+    r = run_engine("play", path, "--agents", f"policy:{policy}", "--games", "1")
+    assert r.returncode == 0, r.stderr
 
 
 def test_a_solved_policy_plays_tictactoe_and_never_loses(tmp_path):
