@@ -177,6 +177,10 @@ class Checker(ExpressionChecks):
                                         "`for`, a branch), and seen in that block only; the label and the steps "
                                         "after the block see the names bound outside it: `var "
                                         f"{name} = ...` before the block, set with `{name} = ...` inside it")
+                            if span is not None and span.file.startswith("--"):  # --measure, --invariant, ...
+                                return (f"'{name}' is bound at {x.span}, in {block}, and seen in that block only: "
+                                        f"an expression of {span.file} reads the state's fields, the parameters "
+                                        "and the constants; keep the value in a state field to read it")
                             return (f"'{name}' is bound at {x.span}, in {block}: a name bound in a block is seen "
                                     "in that block only, not in an action it calls; "
                                     + ("to change it there, keep it in a state field" if changed else

@@ -1141,6 +1141,14 @@ def test_measure_gives_the_expected_value_of_an_expression_at_the_end_under_best
     assert (out["method"], out["best_score"], out["measures"][0]["value"]) == ("value iteration", 4, 0.5)
 
 
+def test_a_measure_reading_a_name_a_block_binds_is_told_to_read_state_fields():
+    r = run_engine("solve", "rules/tictactoe.rules", "--measure", "c + 1")
+    assert r.returncode == 2 and r.stderr.endswith(
+        "hint: 'c' is bound at rules/tictactoe.rules:20:12, in action 'place', and seen in that block only: an "
+        "expression of --measure reads the state's fields, the parameters and the constants; keep the value in a "
+        "state field to read it\n"), r.stderr
+
+
 @pytest.mark.parametrize("flags, message", [
     (["--depth", "2"], "--measure: takes the best play of a whole solve, to the end of the game; --depth N stops the "
                        "lines short of it"),
