@@ -732,10 +732,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         "players": list(names),
         "best_line": game.line_json(sol.best_line, views=args.show),
         "first_moves": _first_moves_json(sol.first_moves),
-        **({"best_lines": {"count": sol.best_lines[0], "lines": [[game.describe(m) for m in line]
-                                                                 for line in sol.best_lines[1]],
-                           "at_value": sol.best_lines[2]}}
-           if sol.best_lines else {}),
+        **_best_lines_json(game, sol.best_lines),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in _best_first(sol.outcomes)],
         "chance": game.chance_seen,
@@ -767,17 +764,45 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     if args.moves:
         _print_first_moves(game, sol.first_moves, sol.best_line)
     _print_measures(game, args, sol.measured)
-    if sol.best_lines:
-        total, lines, at_value = sol.best_lines
+    _print_best_lines(game, sol.best_lines)
+    _print_invariants_time(visit, seconds)
+    _print_policy(policy)
+    return _reported(0)
+
+
+GOES_ROUND = ("best play can go round: a move that adds nothing keeps the value (as any move of a puzzle scored "
+              "only for reaching its goal), so its lines need not end; a scored count of the moves (`spent -= 1` "
+              "and `score spent`) makes the best lines the shortest, which are counted")
+
+
+ROUND = "round"
+"""The lines of best play of a game that comes round where best play can go round (GOES_ROUND)."""
+
+
+def _best_lines_json(game, best_lines) -> dict:
+    """`best_lines` of solve --json: {"count", "lines", "at_value"} (with --lines; `best_lines` their
+    count, the first lines and how many end at the value), the count null and `why` where best play
+    goes round (ROUND)."""
+    if best_lines == ROUND:
+        return {"best_lines": {"count": None, "lines": [], "at_value": None, "why": GOES_ROUND}}
+    if not best_lines:
+        return {}
+    total, lines, at_value = best_lines
+    return {"best_lines": {"count": total, "lines": [[game.describe(m) for m in line] for line in lines],
+                           "at_value": at_value}}
+
+
+def _print_best_lines(game, best_lines) -> None:
+    if best_lines == ROUND:
+        print(f"  lines of best play: not counted: {GOES_ROUND}")
+    elif best_lines:
+        total, lines, at_value = best_lines
         print(f"  lines of best play: {total:,}"
               + ("" if at_value == total else f" ({at_value:,} of them end at the value above: with several players "
                  "a move as good for its mover may be worse for another, and these lines take each)")
               + ("" if not lines else f", the first {len(lines):,}:" if len(lines) < total else ":"))
         for k, line in enumerate(lines, 1):
             print(f"    {k}. " + ", ".join(game.describe(m) for m in line))
-    _print_invariants_time(visit, seconds)
-    _print_policy(policy)
-    return _reported(0)
 
 
 def _endless(game, e: Endless, held: Optional[str] = None) -> str:
@@ -1138,9 +1163,9 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     """solve for a game that can come back to a state: value iteration over all its states."""
     if args.plot is not None:
         raise UsageError("--plot: the game can come back to a state it was in, so it has no count of paths to plot")
-    if args.lines is not None:
-        raise UsageError(f"--lines {args.lines}: the game can come back to a state it was in, so its lines of best "
-                         "play need not end, nor be counted")
+    if args.lines is not None and game.num_players > 1:
+        raise UsageError(f"--lines {args.lines}: the game can come back to a state it was in; the lines of best play "
+                         "of such a game are counted for one player (a puzzle's shortest solutions), not several")
     found, sweeps = ProgressBar(None, "states found"), ProgressBar(None, "sweeps")
 
     def swept(k, change):
@@ -1151,7 +1176,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     try:
         fp = iterate_values(game, max_states=args.max_states, found=found.update, swept=swept,
                             rng=random.Random(args.seed), decided=policy.decided if policy is not None else None,
-                            visit=visit, measures=tuple(f for _, _, f in args.measured))
+                            visit=visit, measures=tuple(f for _, _, f in args.measured), lines=args.lines)
     except _Broken:
         found.close()
         raise
@@ -1184,6 +1209,11 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
             if game.splits_scored else ""
         return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.part_sweeps:,} sweeps of "
                              f"value iteration, so they are no fixed point{grows}; --depth N solves the first N moves")
+    if args.lines is not None and game.chance_seen:
+        raise UsageError(f"--lines {args.lines}: lists the lines of best play of a whole game without chance (with "
+                         "chance, best play is a policy for every outcome, not lines: --policy writes it)")
+    best_lines = None if args.lines is None else ROUND if fp.best_lines is None else (*fp.best_lines,
+                                                                                        fp.best_lines[0])
     seconds = time.perf_counter() - t0
     value = [plain_number(v, 9) for v in fp.value]  # a fixed point is exact to about 1e-12
     out = {"game": game.title, "set": settings_given(game, args.set), **started_json(args), "method": "value iteration",
@@ -1191,7 +1221,8 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),
            "first_moves": _first_moves_json(fp.first_moves, 9), "trapped": fp.trapped, "chance": game.chance_seen,
-           **_measures_json(args, fp.measured, 9), "seconds": round(seconds, 3)}
+           **_best_lines_json(game, best_lines), **_measures_json(args, fp.measured, 9),
+           "seconds": round(seconds, 3)}
     _name_policy(policy, out)
     if args.json:
         print(json.dumps(out))
@@ -1208,6 +1239,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     if args.moves:
         _print_first_moves(game, fp.first_moves, fp.best_line)
     _print_measures(game, args, fp.measured)
+    _print_best_lines(game, best_lines)
     _print_invariants_time(visit, seconds)
     _print_policy(policy)
     return _reported(0)

@@ -9,7 +9,7 @@ import attrs
 
 from .protocol import CHANCE, Game
 from .budget import draw
-from .solve import LINE_LIMIT, MAX_STATES, TooManyStates, key_and_totals, less, plus
+from .solve import LINE_LIMIT, MAX_STATES, TIE, TooManyStates, key_and_totals, less, plus
 
 
 @attrs.frozen
@@ -29,6 +29,7 @@ class FixedPoint:
     trapped: int = 0  # of them, those where every step takes from the totals: valued -inf, kept out of
     part_sweeps: int = 0  # the most sweeps one part of the states took (see _sweeps)
     measured: tuple = ()  # with `measures`: each one's expected value at the end under the best play found
+    best_lines: Optional[tuple] = None  # with `lines`: (their number, the first ones as moves) or None (see _lines)
 
 
 _END, _MOVE, _CHANCE = 0, 1, 2
@@ -58,7 +59,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
                    found: Optional[Callable[[int], None]] = None,
                    swept: Optional[Callable[[int, float], None]] = None, rng=None,
                    decided: Optional[Callable] = None, visit: Optional[Callable] = None,
-                   measures: tuple = ()) -> FixedPoint:
+                   measures: tuple = (), lines: Optional[int] = None) -> FixedPoint:
     """Every state reachable from the initial one, then sweeps until no value changes by more
     than `tolerance`: each player maximises its own return, chance averages.
 
@@ -83,7 +84,9 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     backward from the ends first (`_backward`), so one sweep checks them. With `measures`
     (functions of a state), `measured` gives the expected value of each at the end when every
     player takes the move the values chose, found by sweeps with those moves fixed (a line that
-    never ends adds 0); with totals set aside, a measure must not read them.
+    never ends adds 0); with totals set aside, a measure must not read them. With `lines` (a game
+    of one player without chance), `best_lines` counts the lines of best play and lists the first
+    `lines` of them (see _lines).
     """
     root = game.initial_state()
     key, banked = key_and_totals(game)
@@ -173,6 +176,7 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
                 decided(states[i], game.legal_moves(states[i])[policy[i]], values[i], None)
     measured = _measured(states, kinds, links, policy, measures, tolerance, max_sweeps) if measures else ()
     line, comes_back = _line(game, states, kinds, links, policy, rng)
+    best_lines = _lines(game, states, kinds, links, values, lines) if lines is not None else None
     first = tuple((m, values[j], p) for (m, p), (j, _) in zip(first_ways, links[0]))
     value = values[0]
     if banked is not None:  # the totals added back: the initial state's, and what each first way adds
@@ -181,7 +185,56 @@ def iterate_values(game: Game, *, tolerance: float = 1e-12, max_sweeps: int = 10
     if value[0] == -INF:
         raise Trapped(len(trapped), len(states))
     return FixedPoint(len(states), value, line, comes_back, sweeps, change, change <= tolerance, dead, first,
-                      len(stuck), len(trapped), most, measured)
+                      len(stuck), len(trapped), most, measured, best_lines)
+
+
+def _lines(game: Game, states: list, kinds: list, links: list, values: list, most: int) -> Optional[tuple]:
+    """(the number of lines of best play from the initial state, the first `most` of them as moves)
+    of a game of one player: lines whose every move is worth its state's value (what it adds to
+    the totals and the value it leads to), to an end. None where those moves can go round (a
+    move that adds nothing and keeps the value, as any move of a puzzle valued only by reaching
+    its goal: the lines have no end, nor a number) or meet a chance step."""
+    def best(i) -> list:
+        """(the index of the move among the state's, the state it leads to) of each best move of i."""
+        top = values[i][0]
+        close = TIE * max(1.0, abs(top))
+        return [(c, j) for c, (j, r) in enumerate(links[i]) if values[j][0] + (0 if r is None else r[0]) >= top - close]
+    ways: dict = {}
+    order: list = []  # the states of the best moves, each after those it leads to
+    on, stack = {0}, [(0, iter(()))]
+    while stack:  # depth first, without recursion: a line of best play may be long
+        i, rest = stack[-1]
+        if i not in ways:
+            if kinds[i][0] == _CHANCE:
+                return None
+            ways[i] = best(i) if kinds[i][0] == _MOVE else []
+            stack[-1] = (i, iter(ways[i]))
+            continue
+        nxt = next(rest, None)
+        if nxt is None:
+            stack.pop()
+            on.discard(i)
+            order.append(i)
+        elif nxt[1] in on:
+            return None
+        elif nxt[1] not in ways:
+            on.add(nxt[1])
+            stack.append((nxt[1], iter(())))
+    count: dict = {}
+    for i in order:
+        count[i] = sum(count[j] for _, j in ways[i]) if ways[i] else 1
+    found: list = []
+
+    def walk(i, s, line: list):
+        if len(found) >= most:
+            return
+        if not ways[i]:
+            found.append(list(line))
+        moves = game.legal_moves(s) if ways[i] else ()
+        for c, j in ways[i]:
+            walk(j, game.apply(s, moves[c]), line + [moves[c]])
+    walk(0, states[0], [])
+    return count[0], tuple(found)
 
 
 def _measured(states: list, kinds: list, links: list, policy: list, measures: tuple, tolerance: float,

@@ -337,6 +337,72 @@ def test_a_line_that_goes_round_for_free_after_a_step_is_worth_what_that_step_to
     assert moves == (["go", "wait"] if best == -1 else ["go", "go", "go"])
 
 
+RING = """game "ring"
+param cost in 0..1 = 1
+state { n: 0..5 = 0  spent: int = 0 scored }
+action step "to {m}" { choose m in [(n + 1) % 6, (n + 5) % 6]  n = m  spent -= cost }
+turn { step }
+terminal n == 3
+score spent + 1
+"""
+
+GUARINI = """game "Guarini"
+const board = square_grid(3, 3)
+const jumps = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
+def from(c) = [cell(c.row + a, c.col + b) for a, b in jumps where cell(c.row + a, c.col + b) in cells(board)]
+state { whites: set<cell> = {cell(0, 0), cell(0, 2)}  blacks: set<cell> = {cell(2, 0), cell(2, 2)}
+        spent: int = 0 scored }
+def free(c) = c not in whites and c not in blacks
+action white "white {a} to {b}" { choose a in whites  choose b in from(a) where free(b)  whites -= a  whites += b
+                                  spent -= 1 }
+action black "black {a} to {b}" { choose a in blacks  choose b in from(a) where free(b)  blacks -= a  blacks += b
+                                  spent -= 1 }
+turn { either { white } or { black } }
+terminal whites == {cell(2, 0), cell(2, 2)} and blacks == {cell(0, 0), cell(0, 2)}
+score spent
+"""
+
+
+def test_the_lines_of_best_play_of_a_puzzle_that_comes_round_are_its_shortest_solutions(tmp_path):
+    path = tmp_path / "ring.rules"
+    path.write_text(RING)
+    # by hand: 3 is three steps from 0 either way round the ring of six, one line each way
+    out = json.loads(run_engine("solve", path, "--lines", "5", "--json").stdout)
+    assert (out["method"], out["value"]) == ("value iteration", [-2])
+    assert out["best_lines"] == {"count": 2, "lines": [["to 1", "to 2", "to 3"], ["to 5", "to 4", "to 3"]],
+                                 "at_value": 2}
+    text = run_engine("solve", path, "--lines", "1").stdout
+    assert "  lines of best play: 2, the first 1:\n    1. to 1, to 2, to 3\n" in text, text
+    # Guarini's knights: 16 moves at least (Guarini, 1512); 4,726,784 shortest lines by a plain breadth-first
+    # count of the shortest paths over the puzzle's 280 positions, written apart from the engine
+    path = tmp_path / "guarini.rules"
+    path.write_text(GUARINI)
+    out = json.loads(run_engine("solve", path, "--lines", "0", "--json").stdout)
+    assert (out["value"], out["distinct_states"], out["best_lines"]["count"]) == ([-16], 280, 4726784)
+
+
+def test_lines_of_best_play_that_can_go_round_are_not_counted_and_the_text_says_why(tmp_path):
+    path = tmp_path / "ring.rules"
+    path.write_text(RING)
+    # without a cost every move keeps the value 1: round the ring for ever is as good as reaching 3
+    r = run_engine("solve", path, "--set", "cost=0", "--lines", "3")
+    assert r.returncode == 0 and "  lines of best play: not counted: best play can go round: a move that adds " \
+        "nothing keeps the value" in r.stdout, r.stdout + r.stderr
+    out = json.loads(run_engine("solve", path, "--set", "cost=0", "--lines", "3", "--json").stdout)
+    assert out["best_lines"]["count"] is None and out["best_lines"]["lines"] == []
+    path.write_text(GO_ROUND)  # one step on, waiting for ever (worth 0) beats the two steps left (worth -2 + 1)
+    out = json.loads(run_engine("solve", path, "--lines", "3", "--json").stdout)
+    assert (out["value"], out["best_lines"]["count"]) == ([-1], None)
+    two = tmp_path / "two.rules"
+    two.write_text('game "ring of two"\nplayers A, B\nstate { n: 0..5 = 0 }\n'
+                   'action step "to {m}" { choose m in [(n + 1) % 6, (n + 5) % 6]  n = m }\nturn { step }\n'
+                   "terminal n == 3\nscore for p: if p == current then -1 else 1\n")
+    r = run_engine("solve", two, "--lines", "3")
+    assert (r.returncode, r.stderr) == (2, "error: --lines 3: the game can come back to a state it was in; the lines "
+                                           "of best play of such a game are counted for one player (a puzzle's "
+                                           "shortest solutions), not several\n")
+
+
 SLIDING = """game "two by three"
 const board = square_grid(2, 3)
 state {
