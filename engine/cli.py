@@ -1221,6 +1221,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),
            "first_moves": _first_moves_json(fp.first_moves, 9), "trapped": fp.trapped, "chance": game.chance_seen,
+           "comes_round": fp.comes_back,
            **_best_lines_json(game, best_lines), **_measures_json(args, fp.measured, 9),
            "seconds": round(seconds, 3)}
     _name_policy(policy, out)

@@ -238,7 +238,8 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
             rows.append([*combo, "skipped"])
         else:
             cut = r["method"] != "value iteration" and not r["complete"]
-            value = [f"{plain_number(v)}" + (" (cut)" if cut else "") for v in r["value"]]
+            mark = " (cut)" if cut else " (round)" if r.get("comes_round") else ""
+            value = [f"{plain_number(v)}{mark}" for v in r["value"]]
             value += ["-"] * (len(players) - len(value))  # players not seated with this value
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
                      if r.get("outcomes") else "-"] if counted_paths else []
@@ -254,7 +255,9 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
     print(f"{titled(game, args.set)}: solved for each value of {' and '.join(names)}"
           + (f", to depth {args.depth} (cut: the "
              + ("score" if args.heuristic is None else f"heuristic {args.heuristic}") + " where the lines stop)"
-             if args.depth is not None else ""))
+             if args.depth is not None else "")
+          + ("; round: best play never ends, going round a loop worth more than any end"
+             if any(r.get("comes_round") for r in runs) else ""))
     widths = [max([len(h)] + [len(row[k]) for row in rows if k < len(row) and (k < keys or len(row) == len(heads))])
               for k, h in enumerate(heads)]
     last = len(heads) - 1  # the first move, a label: to the left, as the value swept

@@ -332,9 +332,19 @@ def test_a_line_that_goes_round_for_free_after_a_step_is_worth_what_that_step_to
     path = tmp_path / "round.rules"
     path.write_text(GO_ROUND)
     out = json.loads(run_engine("solve", path, "--set", f"bonus={bonus}", "--json").stdout)
-    assert out["value"] == [best]
+    assert out["value"] == [best] and out["comes_round"] == (best == -1)
     moves = [m["move"] for m in out["best_line"][1:]]
     assert moves == (["go", "wait"] if best == -1 else ["go", "go", "go"])
+
+
+def test_a_sweep_marks_the_values_of_best_play_that_never_ends(tmp_path):
+    path = tmp_path / "round.rules"
+    path.write_text(GO_ROUND)
+    lines = run_engine("solve", path, "--sweep", "bonus=1,5").stdout.splitlines()
+    assert lines[0].endswith("; round: best play never ends, going round a loop worth more than any end"), lines
+    # the values as above, by hand, and the four states n = 0..3 (steps set aside)
+    assert [row.split()[:4] for row in lines[2:]][0] == ["1", "-1", "(round)", "4"]
+    assert [row.split()[:3] for row in lines[2:]][1] == ["5", "2", "4"]
 
 
 RING = """game "ring"
