@@ -1478,14 +1478,15 @@ def _report_failure(e, args) -> int:
         print(e.render(), file=sys.stderr)
         _json_error(args, e.render(), diagnostics=[d.as_json() for d in e.diagnostics])
         return 1
-    hint = "; ".join(h for h in (e.hint, _check_hint(args)) if h) or None
-    found = Diagnostic("runtime", e.message, e.span, hint)
-    text = found.render(file_text(e.span.file))
-    print(text, file=sys.stderr)
     moves = getattr(e, "moves", None)  # the line a solve was on
     in_game = getattr(e, "in_game", None)  # a game of `play`: (its number from 0, its steps, what it did)
     if moves is None and in_game is not None:
         moves = in_game[1]
+    at_start = moves is not None and not moves  # no line of moves leads there: the check command finds none
+    hint = "; ".join(h for h in (e.hint, None if at_start else _check_hint(args)) if h) or None
+    found = Diagnostic("runtime", e.message, e.span, hint)
+    text = found.render(file_text(e.span.file))
+    print(text, file=sys.stderr)
     state = getattr(e, "state_text", None)  # the state a search met the failure in
     _json_error(args, text, diagnostics=[found.as_json()], **({} if moves is None else {"moves": list(moves)}),
                 **({} if in_game is None else {"in_game": in_game[0] + 1}),

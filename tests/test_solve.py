@@ -337,6 +337,18 @@ def test_a_line_that_goes_round_for_free_after_a_step_is_worth_what_that_step_to
     assert moves == (["go", "wait"] if best == -1 else ["go", "go", "go"])
 
 
+def test_a_rule_failing_in_the_initial_state_points_to_no_check_command(tmp_path):
+    path = tmp_path / "div.rules"
+    path.write_text("state { n: 0..3 = 0 }\naction go { n += 6 // (n - 0) }\nturn { go }\nterminal n == 3\nscore n\n")
+    r = run_engine("solve", path)  # the initial state's move fails: no line of moves leads there to find
+    assert r.returncode == 1 and r.stderr.startswith(f"{path}:2:18: error[runtime]: division by zero\n"), r.stderr
+    assert r.stderr.endswith("\nin the initial state\n") and "engine check" not in r.stderr, r.stderr
+    path.write_text("state { n: 0..3 = 0 }\naction go { let k = 6 // (2 - n)  n += 1 }\nturn { go }\n"
+                    "terminal n == 3\nscore n\n")
+    r = run_engine("solve", path)  # two moves in, at n = 2: the check command finds that line
+    assert r.returncode == 1 and f"`python -m engine check {path}` finds a short line of moves" in r.stderr, r.stderr
+
+
 def test_a_sweep_marks_the_values_of_best_play_that_never_ends(tmp_path):
     path = tmp_path / "round.rules"
     path.write_text(GO_ROUND)
