@@ -300,7 +300,8 @@ def test_states_that_cannot_reach_an_end_are_named_when_the_values_do_not_settle
     # stop ends the game; go enters a loop 1, 2, 1, ... that adds one each time and never ends
     stderr = unsolved_with(tmp_path / "trap.rules", TRAP.replace("STEP", "+= 1"))
     assert "(a loop of moves that adds to the scored field 't' is worth more each time round, or from 2 states " \
-           "of the 4 no end can be reached, so what it adds there never stops)" in stderr, stderr
+           "of the 4 no end can be reached, so what it adds there never stops; solve takes the largest score: a " \
+           "count to keep low is taken away, `spent -= 1` and `score spent`)" in stderr, stderr
 
 
 def test_states_that_reach_no_end_and_only_cost_are_kept_out_of(tmp_path):
