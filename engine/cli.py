@@ -1206,8 +1206,9 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
         grows = f" (a loop of moves that adds to the scored field '{game.scored_field}' is worth more each time " \
             "round" + (f", or from {counted(fp.stuck, 'state')} of the {fp.distinct_states:,} no end can be "
                        "reached, so what it adds there never stops" if fp.stuck else "")
-        grows += ("; solve takes the largest score: a count to keep low is taken away, `spent -= 1` and "
-                  "`score spent`)") if game.splits_scored and game.num_players == 1 else ")"
+        f = game.scored_field
+        grows += (f"; solve takes the largest score: a count to keep low is taken away, `{f} -= 1` and "
+                  f"`score {f}`)") if game.splits_scored and game.num_players == 1 else ")"
         grows = grows if game.splits_scored else ""
         return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.part_sweeps:,} sweeps of "
                              f"value iteration, so they are no fixed point{grows}; --depth N solves the first N moves")

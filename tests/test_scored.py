@@ -260,7 +260,8 @@ def test_a_loop_that_adds_to_a_scored_total_has_no_fixed_point_and_the_error_say
                            "action stay \"stay\" { pts += 1 }\naction stop \"stop\" { done = yes }\n"
                            "turn { either { stay } or { stop } }\nterminal done\nscore pts\n")
     assert "so they are no fixed point (a loop of moves that adds to the scored field 'pts' is worth more each " \
-           "time round); --depth N solves the first N moves" in stderr, stderr
+           "time round; solve takes the largest score: a count to keep low is taken away, `pts -= 1` and " \
+           "`score pts`); --depth N solves the first N moves" in stderr, stderr
 
 
 def test_a_loop_that_adds_reached_after_a_walk_is_named_with_the_sweeps_of_its_own_part(tmp_path):
@@ -301,7 +302,7 @@ def test_states_that_cannot_reach_an_end_are_named_when_the_values_do_not_settle
     stderr = unsolved_with(tmp_path / "trap.rules", TRAP.replace("STEP", "+= 1"))
     assert "(a loop of moves that adds to the scored field 't' is worth more each time round, or from 2 states " \
            "of the 4 no end can be reached, so what it adds there never stops; solve takes the largest score: a " \
-           "count to keep low is taken away, `spent -= 1` and `score spent`)" in stderr, stderr
+           "count to keep low is taken away, `t -= 1` and `score t`)" in stderr, stderr
 
 
 def test_states_that_reach_no_end_and_only_cost_are_kept_out_of(tmp_path):
