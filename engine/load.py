@@ -12,7 +12,7 @@ import attrs
 
 from . import model as m
 from . import types as T
-from .check import Checker, check
+from .check import Checker, check, nodes_in
 from .compile import Compiler
 from .diagnostics import Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, did_you_mean
 from .game import CompiledGame, guard
@@ -310,7 +310,7 @@ def load_game(path: str, settings: Optional[dict] = None, drops: Optional[Counte
         except RuleErrors as e:  # an initial value outside its range: with which settings
             raise RuleErrors([attrs.evolve(d, message=d.message + (_setting_up(settings) if settings else ""))
                               for d in e.diagnostics], sources, title) from None
-        game.rules_digest = rules_digest(sources.values())
+        game.rules_digest = rules_digest(sources.values(), names_aside=_read_only_aside(ck))
         game.rules_digests = (game.rules_digest, rules_digest(sources.values(), legacy=True))
         return game
     except RuleErrors as e:
@@ -335,21 +335,44 @@ ASIDE_OF_A_SOLVE = ("heuristic", "view", "agent")
 """The declarations that cannot change what a solve finds."""
 
 
-def rules_digest(texts, legacy: bool = False) -> str:
+def _read_only_aside(ck) -> frozenset:
+    """The names of the constants, tables and defs that nothing reads but the declarations that
+    cannot change a solve (a heuristic, the view, an agent's settings), or that nothing reads."""
+    kinds = (m.ConstDecl, m.TableDecl, m.DefDecl)
+    declared = {id(d): d for d in ck.decls if isinstance(d, kinds)}
+    reached: set = set()
+    todo = [d for d in ck.decls if not isinstance(d, (*kinds, m.HeuristicDecl, m.ViewDecl, m.AgentDecl))]
+    while todo:  # what the rules read, and what that reads in turn
+        for n in nodes_in(todo.pop(), m.Name):
+            sym = ck.syms.get(id(n))
+            i = id(getattr(sym, "decl", None))
+            if i in declared and i not in reached:
+                reached.add(i)
+                todo.append(declared[i])
+    return frozenset(d.name.name for i, d in declared.items() if i not in reached)
+
+
+def rules_digest(texts, legacy: bool = False, names_aside: frozenset = frozenset()) -> str:
     """A short digest of rule texts (a file and those it uses, in the order read) that a change to
     their comments, `source` notes or spacing, or to a declaration that cannot change a solve (a
-    heuristic, the view, an agent's settings), leaves as it was: what a policy file was solved
-    from. A def that only those use still counts. The `game` title (told apart on its own) and
-    the `use` lines are left out too, so a file that uses another and adds a heuristic has the
-    other's digest; `legacy`: the digest as policy files written before that have it."""
+    heuristic, the view, an agent's settings, and the constants, tables and defs named in
+    `names_aside`, which only those read), leaves as it was: what a policy file was solved from.
+    The `game` title (told apart on its own) and the `use` lines are left out too, so a file that
+    uses another and adds a heuristic (and the weights `fit` prints for it) has the other's
+    digest; `legacy`: the digest as policy files written before that have it, which kept all
+    but the heuristic, view and agent declarations."""
     aside = ASIDE_OF_A_SOLVE if legacy else (*ASIDE_OF_A_SOLVE, "game", "use")
+
+    def kept_decl(d: str) -> bool:
+        named = re.match(r"(const|table|def)\s+(\w+)", d)  # one that only what is set aside reads
+        return bool(d.split()) and d.split(None, 1)[0] not in aside and not (
+            not legacy and named is not None and named.group(2) in names_aside)
     kept = []
     for t in texts:
         t = re.sub(r'\bsource\s+"[^"\n]*"|("[^"\n]*")|#[^\n]*', lambda c: c.group(1) or "", t)  # notes too
         # a declaration runs from its unindented first line to the next unindented line
         decls = re.split(r"\n(?=\S)", t)
-        kept.append(" ".join(" ".join(d for d in decls if d.split(None, 1)[:1] != [] and
-                                      d.split(None, 1)[0] not in aside).split()))
+        kept.append(" ".join(" ".join(d for d in decls if kept_decl(d)).split()))
     joined = "\n".join(kept) if legacy else " ".join(k for k in kept if k)
     return hashlib.sha256(joined.encode()).hexdigest()[:16]
 

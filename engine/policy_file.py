@@ -115,8 +115,8 @@ def _solved_for(who: str, path: str, row: str, game, params: dict) -> Optional[d
         raise UsageError(f"{who}: {path} is the policy of '{about['game']}', not of '{game.title}'")
     if about.get("rules") not in (None, *game.rules_digests):
         raise UsageError(f"{who}: {path} was solved from other rules than those of {game.path} (they differ "
-                         "beyond comments, notes, spacing and the heuristic, view and agent declarations), so its "
-                         "moves may not be the best there; solve --policy again")
+                         "beyond comments, notes, spacing, the heuristic, view and agent declarations and what only "
+                         "they read), so its moves may not be the best there; solve --policy again")
     solved = about.get("params", {})
     other = [k for k in params if k in solved and solved[k] != params[k]]
     if other:

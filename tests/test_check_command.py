@@ -640,8 +640,8 @@ def test_a_rule_failing_while_the_moves_are_listed_says_so(tmp_path):
                     'score n\n', encoding="utf-8")
     r = run_engine("check", path)
     assert r.returncode == 1
-    assert (f"{path}: check failed after 2 moves\n{path}:2:20: error[runtime]: index 2 is outside a list of 2 elements: "
-            "[1, 1] (while listing the moves of the state below)\n") in r.stdout, r.stdout
+    assert (f"{path}: check failed after 2 moves\n{path}:2:20: error[runtime]: index 2 is outside a list of 2 "
+            "elements: [1, 1] (while listing the moves of the state below)\n") in r.stdout, r.stdout
 
 
 def test_check_counts_the_lines_that_stop_at_a_dead_end(tmp_path):

@@ -304,7 +304,8 @@ def test_a_long_list_read_outside_its_indexes_is_shown_cut_to_its_start(tmp_path
     # its first 97 and "..."
     shown = "[" + ", ".join(map(str, range(1, 51))) + "]"
     assert len(shown) == 191
-    assert f"error[runtime]: index 99 is outside a list of 50 elements: {shown[:97]}... (in the initial state)" in stderr
+    assert f"error[runtime]: index 99 is outside a list of 50 elements: {shown[:97]}... (in the initial state)" \
+        in stderr
 
 
 def test_a_def_called_with_a_list_and_with_a_bag_checks_clean_and_runs(tmp_path):

@@ -2450,14 +2450,14 @@ def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_p
                     "action grow { x += 1 }\nturn { grow }\nterminal x >= 20\nscore x\n", encoding="utf-8")
     result = engine_cli("validate", str(path), "--playouts", "2")
     assert result.returncode == 1
-    assert (f"{path}:3:18: error[runtime]: index 10 is outside a list of 10 elements: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] "
-            "(while setting up the game with --set n=10)\n") in result.stderr
+    assert (f"{path}:3:18: error[runtime]: index 10 is outside a list of 10 elements: "
+            "[0, 2, 4, 6, 8, 10, 12, 14, 16, 18] (while setting up the game with --set n=10)\n") in result.stderr
     assert engine_cli("validate", str(path), "--playouts", "2", "--set", "n=4").returncode == 0
     assert engine_cli("validate", str(path), "--playouts", "0").returncode == 0  # the file alone
     result = engine_cli("solve", str(path), "--set", "n=10")  # a value given: named as given
     assert result.returncode == 1 and result.stderr.startswith(
-        f"{path}:3:18: error[runtime]: index 10 is outside a list of 10 elements: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] "
-        "(while setting up the game with --set n=10)\n"), result.stderr
+        f"{path}:3:18: error[runtime]: index 10 is outside a list of 10 elements: "
+        "[0, 2, 4, 6, 8, 10, 12, 14, 16, 18] (while setting up the game with --set n=10)\n"), result.stderr
 
 
 COLLECTION_GAME = """state { open: set<int> = set(1..4)  moves: 0..9 = 0 }

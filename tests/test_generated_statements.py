@@ -95,8 +95,8 @@ def test_a_failure_in_the_middle_of_a_loop_is_reported_where_it_is(tmp_path, eng
                  "turn { fill }\nterminal x == 5\nscore x + sum(xs)\n")
     r = engine_cli("validate", f)
     assert r.returncode == 1
-    assert f"{f}:2:39: error[runtime]: index 3 is outside a list of 3 elements; on the pass of the `for` at line 2 where " \
-           "k = 3 (in the initial state)" in r.stderr
+    assert f"{f}:2:39: error[runtime]: index 3 is outside a list of 3 elements; on the pass of the `for` at line 2 " \
+           "where k = 3 (in the initial state)" in r.stderr
     assert "Traceback" not in r.stderr
 
 

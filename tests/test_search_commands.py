@@ -614,9 +614,9 @@ def test_a_policy_solved_from_rules_changed_since_is_refused_but_not_for_comment
     path.write_text(text.replace('"go {k}"', '"go by {k}"'))  # a label is rules: the policy names moves by it
     r = play()
     assert (r.returncode, r.stderr) == (2, f"error: --agents policy:{policy}: {policy} was solved from other rules "
-                                           f"than those of {path} (they differ beyond comments, notes, spacing and "
-                                           "the heuristic, view and agent declarations), so its moves may not be the "
-                                           "best there; solve --policy again\n")
+                                           f"than those of {path} (they differ beyond comments, notes, spacing, the "
+                                           "heuristic, view and agent declarations and what only they read), so its "
+                                           "moves may not be the best there; solve --policy again\n")
     path.write_text(text.replace("score 10 - x", "score x"))  # every state and move as before: only the score
     assert play().returncode == 2
     path.write_text(text)
@@ -624,6 +624,14 @@ def test_a_policy_solved_from_rules_changed_since_is_refused_but_not_for_comment
     wrapper.write_text('use "race.rules"\nheuristic far = x\n')
     r = run_engine("play", wrapper, "--agents", f"policy:{policy}", "--games", "1")
     assert r.returncode == 0, r.stderr
+    # a weight as fit prints it, beside the heuristic that reads it, and a def only it reads: no rule either
+    wrapper.write_text('use "race.rules"\nconst w_x = 3\ndef twice(v) = 2 * v\nheuristic far = w_x * twice(x)\n')
+    r = run_engine("play", wrapper, "--agents", f"policy:{policy}", "--games", "1")
+    assert r.returncode == 0, r.stderr
+    path.write_text(text.replace("x >= 5", "x >= limit") + "const limit = 5\n")  # a constant the rules read is one
+    r = run_engine("play", path, "--agents", f"policy:{policy}", "--games", "1")
+    assert r.returncode == 2 and "was solved from other rules" in r.stderr, r.stderr
+    path.write_text(text)
     wrapper.write_text('use "race.rules"\nheuristic far = x\ninvariant x < 7\n')  # one more rule: not theirs
     r = run_engine("play", wrapper, "--agents", f"policy:{policy}", "--games", "1")
     assert r.returncode == 2 and "is the policy of 'race', not of 'race_far'" in r.stderr, r.stderr
