@@ -1509,7 +1509,9 @@ def _report_failure(e, args) -> int:
     for k, label in enumerate(moves or (), 1):
         print(f"  {k}. {label}", file=sys.stderr)
     if state is not None:
-        print(f"the state it failed in: {clip(state, 2000)}", file=sys.stderr)
+        searched = in_game is not None and in_game[2].endswith("chose a move")  # a state of its search, ahead
+        print(f"the state it failed in{' (one its search looked ahead to)' if searched else ''}: "
+              f"{clip(state, 2000)}", file=sys.stderr)
     return 1
 
 
