@@ -770,13 +770,19 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     return _reported(0)
 
 
-GOES_ROUND = ("best play can go round: a move that adds nothing keeps the value (as any move of a puzzle scored "
-              "only for reaching its goal), so its lines need not end; a scored count of the moves (`spent -= 1` "
-              "and `score spent`) makes the best lines the shortest, which are counted")
+def _goes_round(game) -> str:
+    """Why the lines of best play of a game that comes round are not counted."""
+    if game.splits_scored:
+        return (f"best play can go round: a loop of moves that add nothing to '{game.scored_field}' keeps the "
+                "value, so its lines need not end; where every move costs, the best lines are the shortest, and "
+                "are counted")
+    return ("best play can go round: a move keeps the value (as any move of a puzzle scored only for reaching its "
+            "goal), so its lines need not end; a scored count of the moves (`spent -= 1` and `score spent`) makes "
+            "the best lines the shortest, which are counted")
 
 
 ROUND = "round"
-"""The lines of best play of a game that comes round where best play can go round (GOES_ROUND)."""
+"""The lines of best play of a game that comes round where best play can go round (_goes_round)."""
 
 
 def _best_lines_json(game, best_lines) -> dict:
@@ -784,7 +790,7 @@ def _best_lines_json(game, best_lines) -> dict:
     count, the first lines and how many end at the value), the count null and `why` where best play
     goes round (ROUND)."""
     if best_lines == ROUND:
-        return {"best_lines": {"count": None, "lines": [], "at_value": None, "why": GOES_ROUND}}
+        return {"best_lines": {"count": None, "lines": [], "at_value": None, "why": _goes_round(game)}}
     if not best_lines:
         return {}
     total, lines, at_value = best_lines
@@ -794,7 +800,7 @@ def _best_lines_json(game, best_lines) -> dict:
 
 def _print_best_lines(game, best_lines) -> None:
     if best_lines == ROUND:
-        print(f"  lines of best play: not counted: {GOES_ROUND}")
+        print(f"  lines of best play: not counted: {_goes_round(game)}")
     elif best_lines:
         total, lines, at_value = best_lines
         print(f"  lines of best play: {total:,}"

@@ -243,7 +243,8 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
             value += ["-"] * (len(players) - len(value))  # players not seated with this value
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
                      if r.get("outcomes") else "-"] if counted_paths else []
-            paths += [f"{r['best_lines']['count']:,}" if "best_lines" in r else "-"] if lines else []
+            count = r.get("best_lines", {}).get("count")  # null where best play goes round
+            paths += [f"{count:,}" if count is not None else "round" if "best_lines" in r else "-"] if lines else []
             paths += [f"{plain_number(x['value'])}" for x in r.get("measures", ())] or ["-"] * len(measures)
             states = r["states_searched"] if searched else r["distinct_states"]
             first = r["best_line"][1] if len(r["best_line"]) > 1 else None  # [0] is the initial state

@@ -408,10 +408,18 @@ def test_lines_of_best_play_that_can_go_round_are_not_counted_and_the_text_says_
     path.write_text(RING)
     # without a cost every move keeps the value 1: round the ring for ever is as good as reaching 3
     r = run_engine("solve", path, "--set", "cost=0", "--lines", "3")
-    assert r.returncode == 0 and "  lines of best play: not counted: best play can go round: a move that adds " \
-        "nothing keeps the value" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and "  lines of best play: not counted: best play can go round: a loop of moves that " \
+        "add nothing to 'spent' keeps the value, so its lines need not end" in r.stdout, r.stdout + r.stderr
     out = json.loads(run_engine("solve", path, "--set", "cost=0", "--lines", "3", "--json").stdout)
     assert out["best_lines"]["count"] is None and out["best_lines"]["lines"] == []
+    lines = run_engine("solve", path, "--sweep", "cost", "--lines", "0").stdout.splitlines()
+    assert [row.split()[:4] for row in lines[2:]] == [["0", "1", "round", "6"], ["1", "-2", "2", "6"]], lines
+    free = tmp_path / "free.rules"  # without a scored field: a puzzle scored only for reaching its goal
+    free.write_text(RING.replace("  spent: int = 0 scored", "").replace("  spent -= cost", "")
+                    .replace("score spent + 1", "score cost"))
+    r = run_engine("solve", free, "--lines", "3")
+    assert "lines of best play: not counted: best play can go round: a move keeps the value (as any move of a " \
+           "puzzle scored only for reaching its goal)" in r.stdout, r.stdout + r.stderr
     path.write_text(GO_ROUND)  # one step on, waiting for ever (worth 0) beats the two steps left (worth -2 + 1)
     out = json.loads(run_engine("solve", path, "--lines", "3", "--json").stdout)
     assert (out["value"], out["best_lines"]["count"]) == ([-1], None)
