@@ -74,6 +74,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     one = len(names) == 1
     bar = ProgressBar(len(combos), f"values of {names[0]}" if one else "runs", eta=True)
     runs, status, interrupted = [], 0, False
+    usage: list = []  # (the settings, the message) of each run refused as a usage error
     # numbers of the last parameter to skip past too many states; values the user named are each solved
     numbers = all(v.lstrip("-").isdigit() for v in axes[-1]) and not specs[-1][2]
     too_many = {}  # the others' values: the number of the last parameter whose states outgrew --max-states
@@ -102,7 +103,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             continue
         except UsageError as e:  # another that cannot be solved: a --from state not of the game so set
             bar.close()
-            print(f"with {setting}: error: {e}", file=sys.stderr)
+            usage.append((setting, str(e)))  # told after the runs: once, where every run was refused alike
             runs.append({"swept": swept, "error": f"error: {e}"})
             status = 1
             continue
@@ -123,6 +124,14 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             continue
         runs.append({"swept": swept, **json.loads(out.getvalue())})
     bar.close()
+    if len(usage) == len(combos) and len({text for _, text in usage}) == 1:  # refused whatever the values
+        status = 2
+        print(f"error: {usage[0][1]}", file=sys.stderr)
+        if not args.json:
+            return status
+    else:
+        for setting, text in usage:
+            print(f"with {setting}: error: {text}", file=sys.stderr)
     if args.json:
         start = {"from": game.started_from} if game.started_from else {}
         print(json.dumps({"game": game.title, **start, "sweep": names[0] if one else names, "runs": runs,

@@ -1378,6 +1378,15 @@ def test_a_chance_block_that_never_applies_leaves_a_game_without_chance(tmp_path
                                            "chance (with chance, best play is a policy for every outcome, not lines: "
                                            "--policy writes it)\n")
     assert json.loads(run_engine("solve", path, "--set", "shaken=yes", "--json").stdout)["chance"] is True
+    # swept: a run refused whatever the values is that one usage error; one refused for one value alone is a row
+    r = run_engine("solve", path, "--set", "shaken=yes", "--sweep", "n=4,5", "--lines", "0")
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", "error: --lines 0: lists the lines of best play of a whole "
+                                                  "game without chance (with chance, best play is a policy for every "
+                                                  "outcome, not lines: --policy writes it)\n")
+    r = run_engine("solve", path, "--sweep", "shaken", "--lines", "0")
+    assert r.returncode == 1 and r.stderr.startswith("with --set shaken=yes: error: --lines 0: lists"), r.stderr
+    assert [row.split()[:4] for row in r.stdout.splitlines()[2:]] == [
+        ["no", "1", "10", "10"], ["yes", "failed:", "its", "error"]], r.stdout
 
 
 def test_lines_of_best_play_of_three_players_say_how_many_end_at_the_value(tmp_path):
