@@ -713,9 +713,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         return _solve_failed(args, _endless(game, e, "as --measure reads it" if args.measuring else None))
     bar.close()
     values_bar.close()
-    if args.lines is not None and game.chance_seen:  # a file's chance blocks may never apply where it is set so
-        raise UsageError(f"--lines {args.lines}: lists the lines of best play of a whole game without chance (with "
-                         "chance, best play is a policy for every outcome, not lines: --policy writes it)")
+    _no_lines_with_chance(args, game)
     getattr(visit, "finish", lambda: None)()
     seconds = time.perf_counter() - t0
     names = game.player_names
@@ -768,6 +766,14 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     _print_invariants_time(visit, seconds)
     _print_policy(policy)
     return _reported(0)
+
+
+def _no_lines_with_chance(args, game) -> None:
+    """--lines of a game where the solve met chance (a file's chance blocks may never apply where it
+    is set so): a usage error."""
+    if args.lines is not None and game.chance_seen:
+        raise UsageError(f"--lines {args.lines}: lists the lines of best play of a whole game without chance (with "
+                         "chance, best play is a policy for every outcome, not lines: --policy writes it)")
 
 
 def _goes_round(game) -> str:
@@ -1209,18 +1215,16 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     sweeps.close()
     getattr(visit, "finish", lambda: None)()
     if not fp.converged:
-        grows = f" (a loop of moves that adds to the scored field '{game.scored_field}' is worth more each time " \
-            "round" + (f", or from {counted(fp.stuck, 'state')} of the {fp.distinct_states:,} no end can be "
-                       "reached, so what it adds there never stops" if fp.stuck else "")
-        f = game.scored_field
-        grows += (f"; solve takes the largest score: a count to keep low is taken away, `{f} -= 1` and "
-                  f"`score {f}`)") if game.splits_scored and game.num_players == 1 else ")"
-        grows = grows if game.splits_scored else ""
+        f, grows = game.scored_field, ""
+        if game.splits_scored:
+            grows = (f" (a loop of moves that adds to the scored field '{f}' is worth more each time round"
+                     + (f", or from {counted(fp.stuck, 'state')} of the {fp.distinct_states:,} no end can be "
+                        "reached, so what it adds there never stops" if fp.stuck else "")
+                     + (f"; solve takes the largest score: a count to keep low is taken away, `{f} -= 1` and "
+                        f"`score {f}`" if game.num_players == 1 else "") + ")")
         return _solve_failed(args, f"the values still changed by {fp.change:.1e} after {fp.part_sweeps:,} sweeps of "
                              f"value iteration, so they are no fixed point{grows}; --depth N solves the first N moves")
-    if args.lines is not None and game.chance_seen:
-        raise UsageError(f"--lines {args.lines}: lists the lines of best play of a whole game without chance (with "
-                         "chance, best play is a policy for every outcome, not lines: --policy writes it)")
+    _no_lines_with_chance(args, game)
     best_lines = None if args.lines is None else ROUND if fp.best_lines is None else (*fp.best_lines,
                                                                                         fp.best_lines[0])
     seconds = time.perf_counter() - t0
