@@ -177,6 +177,13 @@ def cmd_fit(args) -> int:
     if interrupted is not None:
         print(f"  interrupted ({interrupted_by()}) after {counted(interrupted, 'game')} of {args.games:,}: "
               "the decisions of those")
+    games = {}  # each game played: its decisions' features and final scores
+    for r in rows if not args.sources else ():
+        games.setdefault(r["game"], []).append((tuple(r["features"].values()), r["final"]))
+    if len(games) > 1 and len({tuple(g) for g in games.values()}) == 1:
+        print(f"  the {len(games):,} games played were one game over and over (neither the agent nor the game "
+              "draws anything), so the fit is of that game's decisions; an agent that draws, as mcts or random do, "
+              "plays games that differ")
     width = max(len(h) for h in features + ["bias"])
     for g, v in out.items():
         r2 = "undefined (the score never varies)" if v["r2"] is None else f"{v['r2']:.3f}"

@@ -127,6 +127,11 @@ def test_fit_plays_by_a_solved_policy_the_features_of_best_play(tmp_path):
     # best play adds 1 to a at both steps: a is 0 then 1 at the decisions, and 2 at the end
     recorded = [json.loads(line) for line in rows.read_text().splitlines()]
     assert [(row["features"]["a_now"], row["final"]) for row in recorded] == [(0, 2), (1, 2)] * 3
+    # the same game three times, and the text says so; random play draws, so its games differ
+    assert "  the 3 games played were one game over and over (neither the agent nor the game draws anything)" \
+        in r.stdout, r.stdout
+    r = run_engine("fit", rules, "--features", "a_now", "--agent", "random", "--games", "20")
+    assert r.returncode == 0 and "over and over" not in r.stdout, r.stdout
     r = run_engine("fit", rules, "--features", "a_now", "--agent", f"policy:{tmp_path / 'none.jsonl'}")
     assert r.returncode == 2 and "error: --agent policy:" in r.stderr and "cannot read" in r.stderr, r.stderr
 
