@@ -134,10 +134,18 @@ def _score(ck, sym, is_map: bool) -> list:
     if total is None:
         shown = f"{sym.name}[{player or 'p'}]" if is_map else sym.name
         taken = any(not plus and _is_total(ck, sym, t, is_map, player) for t, plus in terms)
+        scaled = next((side for t, _ in terms if isinstance(t, m.BinOp) and t.op == "*"
+                       for side, other in ((t.left, t.right), (t.right, t.left))
+                       if _is_total(ck, sym, other, is_map, player)), None)  # `2 * sq`: the 2
+        fixed = isinstance(scaled, m.Name) and getattr(ck.syms.get(id(scaled)), "kind", None) in ("const", "param")
+        k = scaled.value if isinstance(scaled, m.IntLit) else scaled.id if fixed else None  # a number the game keeps
+        scaled = scaled if k is not None else None
         return [Diagnostic("scored", f"the score must add the scored field '{sym.name}': score "
                            + (f"for {player or 'p'}: " if is_map else "") + f"{shown} + ...", score.span,
                            (f"to score the total taken away, count it down: `{shown} -= ...` where it grows, "
                             f"and the score adds it" if taken else
+                            f"to score it {k} times, add {k} times as much to it (`{shown} += {k} * ...` where it "
+                            f"grows), and the score adds it once" if scaled is not None else
                             "solve adds the total so far to the value of what is still to come")
                            + ("; with a map of the players' totals the score is `for p`" if is_map and not player
                               else ""))]

@@ -116,6 +116,12 @@ def test_the_score_may_take_the_rest_away_from_the_total_but_not_the_total_from_
         assert r.returncode == 1 and "error[scored]: the score must add the scored field 'points'" in r.stderr
         assert "hint: to score the total taken away, count it down: `points -= ...` where it grows, and the score " \
                "adds it\n" in r.stderr, r.stderr
+    for score, k in (("score n + 2 * points", "2"), ("score points * w\nconst w = 3", "w"), ("score points * n", None)):
+        path.write_text(STEPS.replace("score points + n", score), encoding="utf-8")
+        r = run_engine("validate", path, "--playouts", "0")  # a number the game keeps: add it k times as it grows
+        assert r.returncode == 1 and (f"hint: to score it {k} times, add {k} times as much to it (`points += {k} * "
+                                      "...` where it grows), and the score adds it once\n" if k else
+                                      "hint: solve adds the total so far to the value of") in r.stderr, r.stderr
 
 
 def test_a_total_negated_twice_is_added(tmp_path):
