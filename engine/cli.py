@@ -1163,7 +1163,7 @@ def _too_many_states(args, game, e: TooManyStates, why: str, advice: str = "", r
 def _solve_failed(args, message: str, **more) -> int:
     """Exit 1 for a solve that could not finish: the message on stderr, and with --json an object
     on stdout too, {"file", "error"} and what `more` adds, so a script reading it learns why
-    (`max_states`: it stopped at that limit of states)."""
+    (`max_states`: it stopped at that limit of states; `no_end`: no end can be reached)."""
     print(f"error: {args.file}: {message}", file=sys.stderr)
     if args.json:
         print(json.dumps({"file": args.file, "error": message, **more}))
@@ -1206,7 +1206,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
         return _solve_failed(args, "no end of the game can be reached from "
                              + ("the initial state" if start is None else f"the state of --from {start}") + " (of the "
                              f"{counted(e.states, 'state')} it leads to, none is an end), so the scored field "
-                             f"'{game.scored_field}' is never scored: the game has no value")
+                             f"'{game.scored_field}' is never scored: the game has no value", no_end=True)
     except Trapped as e:
         return _solve_failed(args, f"from {counted(e.trapped, 'state')} of the {e.states:,} no end can be reached, and "
                              f"every step there takes from the scored field '{game.scored_field}', so they are worth "

@@ -79,6 +79,7 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
     numbers = all(v.lstrip("-").isdigit() for v in axes[-1]) and not specs[-1][2]
     too_many = {}  # the others' values: the number of the last parameter whose states outgrew --max-states
     told = None  # the first combination whose states outgrew --max-states, its message shown in full
+    no_end = False  # whether a run's message that no end can be reached was shown (once: each row says it)
     for combo in combos:
         if interrupted:
             break
@@ -113,7 +114,10 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             if "max_states" in failed and told is not None:  # the message once, then a line for each other
                 print(f"with {setting}: more than {counted(failed['max_states'], 'state')} too, as with "
                       f"{_named(names, told)}", file=sys.stderr)
+            elif "no_end" in failed and no_end:  # the message once: the rows say it of the others
+                pass
             else:
+                no_end = no_end or "no_end" in failed
                 print(f"with {setting}:\n{err.getvalue().rstrip()}", file=sys.stderr)
                 told = combo if "max_states" in failed else told
             runs.append({"swept": swept, "error": err.getvalue().strip(),
@@ -242,7 +246,7 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
             rows.append([*combo, "forbidden by the file"])
         elif "error" in r:
             rows.append([*combo, f"more than {counted(r['max_states'], 'state')}" if "max_states" in r else
-                         "failed: its error is on stderr"])
+                         "no end can be reached: no value" if r.get("no_end") else "failed: its error is on stderr"])
         elif "skipped" in r:
             rows.append([*combo, "skipped"])
         else:

@@ -110,6 +110,20 @@ def test_a_sweep_that_cannot_run_is_a_usage_error(tmp_path, args, message):
     assert (r.returncode, r.stderr) == (2, message + "\n")
 
 
+def test_values_from_which_no_end_can_be_reached_are_rows_that_say_so_and_the_message_is_told_once(tmp_path):
+    path = tmp_path / "ring.rules"
+    path.write_text('game "ring"\nparam target in 1..5 = 1\nstate { n: 0..3 = 0  spent: int = 0 scored }\n'
+                    'action go "go" { n = (n + 1) % 4  spent -= 1 }\nturn { go }\nterminal n == target\n'
+                    "score spent\n")
+    r = run_engine("solve", path, "--sweep", "target")
+    # by hand: target t of 1..3 is t steps round the ring of four; 4 and 5 are never reached
+    assert r.returncode == 1 and r.stderr.count("no end of the game can be reached") == 1, r.stderr
+    rows = [row.split(None, 1) for row in r.stdout.splitlines()[2:]]
+    assert [(t, rest.split()[0]) for t, rest in rows[:3]] == [("1", "-1"), ("2", "-2"), ("3", "-3")], r.stdout
+    assert [(t, rest.strip()) for t, rest in rows[3:]] == [("4", "no end can be reached: no value"),
+                                                            ("5", "no end can be reached: no value")], r.stdout
+
+
 def test_a_sweep_counts_the_lines_of_best_play_and_measures_in_columns(tmp_path):
     path = tmp_path / "reach.rules"
     path.write_text(REACH)
