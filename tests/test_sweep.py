@@ -122,6 +122,7 @@ def test_values_from_which_no_end_can_be_reached_are_rows_that_say_so_and_the_me
     assert [(t, rest.split()[0]) for t, rest in rows[:3]] == [("1", "-1"), ("2", "-2"), ("3", "-3")], r.stdout
     assert [(t, rest.strip()) for t, rest in rows[3:]] == [("4", "no end can be reached: no value"),
                                                             ("5", "no end can be reached: no value")], r.stdout
+    assert json.loads(run_engine("solve", path, "--set", "target=4", "--json").stdout)["no_end"] is True
 
 
 def test_a_sweep_counts_the_lines_of_best_play_and_measures_in_columns(tmp_path):
