@@ -93,8 +93,8 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         hint = _still_open(text, brace, e.token.start_pos)
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (
             dangling := _dangling_operator(text, e.token.start_pos)) is not None:
-        op, where, word = dangling
-        msg = f"the expression ends with '{op}' and goes on into the `{word}` declaration on line {line}"
+        op, where, into = dangling
+        msg = f"the expression ends with '{op}' and goes on into {into} on line {line}"
         line, col = _line_col(text, where)
         hint = f"finish the expression after '{op}', or take the '{op}' away"
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END" and (either := _after_either(text, e.token)):
@@ -296,17 +296,28 @@ def _open_before_declaration(text: str, at: int) -> Optional[int]:
     return None
 
 
+_STATEMENT_START = re.compile(r"\s+(?:(let|var|choose|draw|require|if|for|optional|either|try|pass|replace)\b"
+                              r"|(\w+)\s*(?:\[[^\]\n]*\])?\s*(?:[-+*]?=(?!=)))")
+"""The start of a line of a block that begins a statement: a keyword, or an assignment."""
+
+
 def _dangling_operator(text: str, at: int) -> Optional[tuple]:
-    """(the operator, where it is, the declaration's keyword) when `at` is on a line that begins
-    (unindented) with a declaration's keyword and the last line before it with anything on it ends
-    with an operator: the expression there went on into the declaration (`terminal done and`)."""
+    """(the operator, where it is, what it went on into) when `at` is on a line that begins
+    (unindented) with a declaration's keyword, or (indented) with a statement, and the last line
+    before it with anything on it ends with an operator: the expression there went on into the
+    declaration (`terminal done and`) or the next statement of its block (`where k <= r and`)."""
     start = text.rfind("\n", 0, at) + 1
     word = re.match(r"[a-z]+\b", text[start:])
-    if not word or word.group() not in DECLARATION_WORDS:
+    statement = _STATEMENT_START.match(text, start)
+    if word and word.group() in DECLARATION_WORDS:
+        into = f"the `{word.group()}` declaration"
+    elif statement:
+        into = f"the `{statement.group(1)}` statement" if statement.group(1) else f"the assignment to `{statement.group(2)}`"
+    else:
         return None
     before = _blanked(text[:start]).rstrip()
     op = re.search(r"(\band|\bor|\bnot|\bin|\bthen|\belse|//|==|!=|<=|>=|[-+*%<>])$", before)
-    return None if op is None else (op.group(), op.start(), word.group())
+    return None if op is None else (op.group(), op.start(), into)
 
 
 _CLOSING = {"(": ")", "[": "]", "{": "}"}

@@ -3226,6 +3226,22 @@ def test_an_expression_left_hanging_after_an_operator_is_an_error_at_the_operato
         f"line 7", f"finish the expression after '{op}', or take the '{op}' away"), errors.render()
 
 
+@pytest.mark.parametrize("line, then, into", [
+    ("choose k in 1..2 where k <= n and", "choose j in 0..1", "the `choose` statement"),
+    ("let b = n - 1 -", "n -= b", "the assignment to `n`"),
+    ("require n < 3 or", "if n == 1 { n += 1 }", "the `if` statement")])
+def test_an_expression_left_hanging_at_the_end_of_a_line_of_a_block_is_an_error_at_the_operator(tmp_path, line, then,
+                                                                                                 into):
+    # the parser reads on into the next statement and stumbles there, past the line to mend
+    op = line.split()[-1]
+    text = f"players A, B\nstate {{ n: 0..3 = 0 }}\naction a {{\n    {line[:-len(op)]}‸{op}\n    {then}\n    n += 1\n}}\n" \
+           "turn { a }\nterminal n == 3\nscore for p: n\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "syntax", at_line, at_col, f"the expression ends with '{op}' and goes on into {into} on line 5",
+        f"finish the expression after '{op}', or take the '{op}' away"), errors.render()
+
+
 def test_a_name_read_in_a_comprehension_before_the_for_that_binds_it_gets_a_hint(tmp_path):
     game = "state { n: 0..3 = 0 }\naction a { n += 1 }\nturn { a }\nterminal n == 3\n" \
            "score sum(x * k for k in 1..‸x for x in 1..2)\n"
