@@ -460,8 +460,13 @@ class Checker(ExpressionChecks):
         if d.domain is None:
             t = self.expr(d.default)
             if t not in (T.INT, T.BOOL, T.ANY):
+                values = isinstance(d.default, (m.RangeLit, m.SetLit))  # `param n = 1..20`: the values, no default
                 self.error("type-mismatch", f"a parameter without a domain must be an int or bool, got {T.show(t)}",
-                           d.default.span)
+                           d.default.span, None if not values else
+                           f"a parameter's values follow `in` and its default follows '=': "
+                           f"`param {d.name.name} in {_domain_text(d.default)} = VALUE`")
+                if values and isinstance(t, tuple) and len(t) == 2:  # read as one of its values from here on
+                    t = t[1]
         elif isinstance(d.domain, m.RangeLit):
             lo, hi = d.domain.lo, d.domain.hi
             self.expect(lo, T.INT, "a range bound")
@@ -1289,3 +1294,10 @@ def state_slots(checker: Checker, root) -> frozenset:
 def check(decls: tuple, path: str) -> Checker:
     """Run every check; the returned checker holds errors and annotations."""
     return Checker(decls, path).run()
+
+
+def _domain_text(e) -> str:
+    """A range or set of numbers as written (`1..20`, `{3, 5}`), or its shape."""
+    if isinstance(e, m.RangeLit):
+        return f"{e.lo.value}..{e.hi.value}" if isinstance(e.lo, m.IntLit) and isinstance(e.hi, m.IntLit) else "LO..HI"
+    return "{" + ", ".join(str(i.value) if isinstance(i, m.IntLit) else "V" for i in e.items) + "}"

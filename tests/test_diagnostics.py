@@ -3226,6 +3226,17 @@ def test_an_expression_left_hanging_after_an_operator_is_an_error_at_the_operato
         f"line 7", f"finish the expression after '{op}', or take the '{op}' away"), errors.render()
 
 
+@pytest.mark.parametrize("written, values", [("1..20", "1..20"), ("{3, 5}", "{3, 5}"), ("1..k", "LO..HI")])
+def test_a_parameter_given_its_values_after_the_equals_sign_is_told_where_they_go(tmp_path, written, values):
+    text = f"const k = 4\nparam n = ‸{written}\nstate {{ x: int = n }}\naction a {{ x += 1 }}\nturn {{ a }}\n" \
+           "terminal x > 30\nscore x\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    # one error: n is read as one of its values from there on (`x: int = n` is no second error)
+    assert len(errors.diagnostics) == 1 and (d.code, d.span.line, d.span.col, d.hint) == (
+        "type-mismatch", at_line, at_col, f"a parameter's values follow `in` and its default follows '=': "
+        f"`param n in {values} = VALUE`"), errors.render()
+
+
 @pytest.mark.parametrize("line, then, into", [
     ("choose k in 1..2 where k <= n and", "choose j in 0..1", "the `choose` statement"),
     ("let b = n - 1 -", "n -= b", "the assignment to `n`"),
