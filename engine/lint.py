@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Optional
 
 from . import model as m
+from . import types as T
 from .check import Checker, bounded_collection, names_in, nodes_in, state_slots
 from .diagnostics import Diagnostic, counted
 
@@ -218,15 +219,32 @@ def _fields_read(ck: Checker, decls: tuple) -> set:
 
 
 def lone_player_scores(ck: Checker) -> list:
-    """A warning at `score for p` in a file that declares no `players`: its game has one player,
-    so p is always that one (a `players` line forgotten, say, and `p == current` always true)."""
-    if any(isinstance(d, m.PlayersDecl) for d in ck.decls):
-        return []
-    return [Diagnostic("one-player", f"`score for {d.player.name}` in a game of one player: the file declares no "
-                       f"`players`, so {d.player.name} is always the one player", d.player.span,
-                       "a game of several players names them, `players A, B`; one player's score needs no "
-                       f"`for {d.player.name}`", severity="warning")
-            for d in ck.decls if isinstance(d, m.ScoreDecl) and d.player is not None]
+    """A warning at `score for p` in a file that declares no `players` (its game has one player, so
+    p is always that one: a `players` line forgotten, say), and at the first player named in a
+    `score` without `for p` in a game of several (each gets that one return: `score if current == A
+    then -1 else 1` makes them play together, where each was meant to have a score of its own)."""
+    scores = [d for d in ck.decls if isinstance(d, m.ScoreDecl)]
+    if not any(isinstance(d, m.PlayersDecl) for d in ck.decls):
+        return [Diagnostic("one-player", f"`score for {d.player.name}` in a game of one player: the file declares "
+                           f"no `players`, so {d.player.name} is always the one player", d.player.span,
+                           "a game of several players names them, `players A, B`; one player's score needs no "
+                           f"`for {d.player.name}`", severity="warning")
+                for d in scores if d.player is not None]
+    out = []
+    for d in scores:
+        if d.player is not None or len(ck.players) < 2:
+            continue
+        read = [n for n in names_in(d.value) if (sym := ck.syms.get(id(n))) is not None and sym.type == T.PLAYER
+                and sym.kind in ("current", "enumval")]
+        # reading every player by name (points[A] + points[B]) is a score they share
+        if read and ({n.id for n in read} < set(ck.players) or any(n.id == "current" for n in read)):
+            out.append(Diagnostic(
+                "shared-score", f"`score` without `for p` gives the {len(ck.players)} players one and the same "
+                f"return, and this one reads '{read[0].id}' as if it were one player's score: they all get it alike",
+                read[0].span, "`score for p: EXPR` gives each player a return of their own (`score for p: if p == "
+                "current then -1 else 1`); a game played together, all winning or losing as one, reads no player",
+                severity="warning"))
+    return out
 
 
 def stale_labels(ck: Checker) -> list:

@@ -3153,6 +3153,24 @@ def test_score_for_p_without_players_is_a_warning_that_the_game_has_one_player(t
             "`players`, so p is always the one player" in r.stderr) == (not players), r.stderr
 
 
+@pytest.mark.parametrize("score, read", [
+    ("if current == A then -1 else 1", "current"), ("if won == A then 1 else -1", "A"),
+    ("if won == A then 1 else 0", "A"), ("pts[A] + pts[B]", None), ("sum(pts[q] for q in players)", None),
+    ("for p: if won == p then 1 else -1", None)])
+def test_a_score_shared_by_several_players_that_reads_one_of_them_is_a_warning(tmp_path, engine_cli, score, read):
+    # `score EXPR` gives every player the same int (docs/language.md): reading one player there (or the one to
+    # move) treats a return all share as one player's; the players' points added up is a score meant as shared
+    path = tmp_path / "shared.rules"
+    path.write_text("players A, B\nstate { n: 0..3 = 0  won: player = A  pts: map<player, int> = {A: 0, B: 0} }\n"
+                    "action go { n += 1  won = current  pts[current] += 1 }\nturn { go }\nterminal n == 3\n"
+                    f"score {score}\n")
+    r = engine_cli("validate", str(path), "--playouts", "2")
+    assert r.returncode == 0, r.stderr
+    warned = re.findall(r":6:(\d+): warning\[shared-score\]: `score` without `for p` gives the 2 players one and the "
+                        r"same return, and this one reads '(\w+)' as if it were one player's score", r.stderr)
+    assert warned == ([] if read is None else [(str(7 + score.index(read)), read)]), r.stderr
+
+
 @pytest.mark.parametrize("view, warned", [('view "{n} after {last}"', True), ('view "{n}"', False),
                                           ('def shown() = last\nview "{shown()}"', False)])
 def test_a_field_only_the_view_reads_is_a_warning(tmp_path, engine_cli, view, warned):
