@@ -37,7 +37,7 @@ from .frame_room import with_room
 from .interrupt import interrupted_by
 from .load import (INVARIANT_SOURCE, command_line_measures, command_line_predicates, file_text, load_game,
                    other_settings, parameter_values, parse_settings, range_ends, settings_given, titled)
-from .runtime import plain_number
+from .runtime import number_text, plain_number
 from search.alpha_beta import NotConstantSum, alpha_beta
 from search.budget import draw, sample_outcome
 from search.protocol import CHANCE
@@ -439,7 +439,7 @@ def _print_measures(game, args, measured: tuple) -> None:
         print("  at the end of the game under the best play found"
               + (", expected (chance weighing the outcomes):" if game.chance_seen else ":"))
         for (text, _, _), v in zip(args.measured, measured):
-            print(f"    {text:<{width}}  {plain_number(v)}")
+            print(f"    {text:<{width}}  {number_text(v)}")
 
 
 def _sweep_row(args) -> int:
@@ -938,7 +938,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
 
 
 def _returns_text(r: tuple) -> str:
-    return "(" + ", ".join(str(plain_number(x)) for x in r) + ")"
+    return "(" + ", ".join(number_text(x) for x in r) + ")"
 
 
 OUTCOMES_SHOWN = 6
@@ -960,7 +960,7 @@ def _print_outcomes(game, outcomes: dict) -> None:
     one = game.num_players == 1
 
     def returns(r):
-        return plain_number(r[0]) if one else "(" + ", ".join(str(plain_number(x)) for x in r) + ")"
+        return number_text(r[0]) if one else "(" + ", ".join(number_text(x) for x in r) + ")"
     shown = ", ".join(f"{returns(r)}: {n:,}" for r, n in ranked[:OUTCOMES_SHOWN])
     more = f", and {len(ranked) - OUTCOMES_SHOWN:,} more" if len(ranked) > OUTCOMES_SHOWN else ""
     head = "final scores" if one else f"returns ({', '.join(game.player_names)})"
@@ -999,8 +999,8 @@ def _print_first_moves(game, first: tuple, line: list) -> None:
     # stable: as listed, of values as good (rounded, as sums of chances differ in their last bits)
     order = first if chance else sorted(first, key=lambda f: (-round(f[1][mover], 9), f[0] != taken))
     for m, values, p in order[:MOVES_SHOWN]:
-        value = ("no end can be reached after it" if math.isinf(values[0]) else plain_number(values[0])
-                 if game.num_players == 1 else ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names,
+        value = ("no end can be reached after it" if math.isinf(values[0]) else number_text(values[0])
+                 if game.num_players == 1 else ", ".join(f"{n} {number_text(v)}" for n, v in zip(game.player_names,
                                                                                                    values)))
         mark = " *" if m == taken else ""
         print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}{mark}")
@@ -1076,10 +1076,10 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
     `show`, the initial state and the state after each step through the file's view."""
     where = "" if cut is None else f" after {cut:,} moves"
     if game.num_players == 1:
-        print(f"  best {'score' if leaf is None else 'value of ' + leaf}{where}: {plain_number(value[0])}")
+        print(f"  best {'score' if leaf is None else 'value of ' + leaf}{where}: {number_text(value[0])}")
     else:
         print(f"  value{'' if leaf is None else ' of ' + leaf}{where}: "
-              + ", ".join(f"{n} {plain_number(v)}" for n, v in zip(game.player_names, value)))
+              + ", ".join(f"{n} {number_text(v)}" for n, v in zip(game.player_names, value)))
     chance = game.chance_steps(line)
     before = [game.initial_state()] + [s for _, s in line[:-1]]
     drawn = any(by_chance and len(game.chance_outcomes(s)) > 1 for s, by_chance in zip(before, chance))

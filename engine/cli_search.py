@@ -21,7 +21,7 @@ from .plots import best_score_curve, check_plot_target
 from .policy_file import POLICY_AGENT, policy_agent
 from .start_state import start_from
 from .progress import ProgressBar
-from .runtime import plain_number
+from .runtime import number_text, plain_number
 from search.agents import (AGENTS_ONLY, ALGORITHMS, CHANCE_STEPS, CHOICES, END, FRACTIONS, LEAST, LINE_PLANNERS, TAKES,
                            Options, make_agent, plan)
 from search.alpha_beta_agent import Unfit
@@ -354,7 +354,7 @@ def cmd_search(args) -> int:
     with first_interrupt_stops("stopping: the search ends after the line or move it is weighing") as stop, \
             states_told(game):
         r = plan(game, game.initial_state(), args.algo, budget=args.budget, rng=random.Random(args.seed), opts=opts,
-                 progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {plain_number(best)}")
+                 progress=lambda calls, best: bar.update(calls, "" if best is None else f"best {number_text(best)}")
                  or stop.is_set())
     bar.close()
     interrupted = stop.is_set()

@@ -15,7 +15,7 @@ from .diagnostics import Forbidden, RuleErrors, RuleRuntimeError, UsageError, co
 from .interrupt import interrupted_by
 from .load import ANY_NUMBER, SWEEP_MOST, NumbersText, load_game, parse_settings, sweep_values, titled
 from .progress import ProgressBar
-from .runtime import plain_number
+from .runtime import number_text
 
 
 def _as_json(value: str):
@@ -252,13 +252,13 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
         else:
             cut = r["method"] != "value iteration" and not r["complete"]
             mark = " (cut)" if cut else " (round)" if r.get("comes_round") else ""
-            value = [f"{plain_number(v)}{mark}" for v in r["value"]]
+            value = [f"{number_text(v)}{mark}" for v in r["value"]]
             value += ["-"] * (len(players) - len(value))  # players not seated with this value
             paths = [f"{sum(o['paths'] for o in r.get('outcomes', ()) if o['returns'] == r['value']):,}"
                      if r.get("outcomes") else "-"] if counted_paths else []
             count = r.get("best_lines", {}).get("count")  # null where best play goes round
             paths += [f"{count:,}" if count is not None else "round" if "best_lines" in r else "-"] if lines else []
-            paths += [f"{plain_number(x['value'])}" for x in r.get("measures", ())] or ["-"] * len(measures)
+            paths += [number_text(x['value']) for x in r.get("measures", ())] or ["-"] * len(measures)
             states = r["states_searched"] if searched else r["distinct_states"]
             first = r["best_line"][1] if len(r["best_line"]) > 1 else None  # [0] is the initial state
             move = "-" if first is None else "(chance)" if first.get("chance") else first["move"]

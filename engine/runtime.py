@@ -524,3 +524,11 @@ def plain_number(v: float, places: int = 4):
     """A float as printed in output: an int when whole, else rounded to `places` places."""
     v = round(v, places)
     return int(v) if float(v).is_integer() else v
+
+
+def number_text(v: float, places: int = 4) -> str:
+    """A number as a report's text shows it: as plain_number, but with all `places` places written
+    where rounding dropped digits, so 0.539975 is 0.5400 (not 0.54, as if exact to two places) and
+    2.99999 is 3.0000, while 0.9 and 3 are themselves."""
+    shown = plain_number(v, places)
+    return str(shown) if abs(v - shown) <= 1e-9 * max(1.0, abs(v)) else f"{v:.{places}f}"

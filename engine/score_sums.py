@@ -9,7 +9,7 @@ from typing import Optional
 
 from . import model as m
 from .diagnostics import Diagnostic, RuleRuntimeError, counted
-from .runtime import plain_number
+from .runtime import number_text
 from search.protocol import CHANCE
 
 
@@ -49,10 +49,10 @@ class ScoreSums:
         if not other or decl is None:
             return []
         moves, returns = other[0]
-        shown = ", ".join(f"{p} {plain_number(v)}" for p, v in zip(self.game.player_names, returns))
+        shown = ", ".join(f"{p} {number_text(v)}" for p, v in zip(self.game.player_names, returns))
         return [Diagnostic(
-            "score-before-end", f"the returns add up to {plain_number(total)} at every end the random playouts "
-            f"reached, but to {plain_number(round(sum(returns), 9))} "
+            "score-before-end", f"the returns add up to {number_text(total)} at every end the random playouts "
+            f"reached, but to {number_text(round(sum(returns), 9))} "
             + ("in the initial state" if moves == 0 else f"after {counted(moves, 'move')}") + f" ({shown})",
             decl.span, "agents value the states where their lines stop by the score when the file declares no "
             "heuristic, and alpha-beta takes one player's gain for the other's loss: a score that holds before "

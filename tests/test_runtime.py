@@ -1,4 +1,5 @@
 """Runtime values behave like their mathematical counterparts (bags are multisets)."""
+import pytest
 import pickle
 from collections import Counter
 from itertools import count
@@ -7,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import runtime
-from engine.runtime import Bag, Cell, FrozenMap, Grid, combos, components, pairs, sub_bags, up_to
+from engine.runtime import Bag, Cell, FrozenMap, Grid, combos, components, number_text, pairs, sub_bags, up_to
 
 small = st.lists(st.integers(0, 6), max_size=8)
 
@@ -134,3 +135,9 @@ def test_a_set_of_sets_is_written_in_the_order_of_its_sets_items():
     sets = frozenset([frozenset([3]), frozenset([2]), frozenset([1]), frozenset([1, 2])])
     assert runtime.format_value(sets) == "{{1}, {1, 2}, {2}, {3}}"
     assert runtime.to_json(sets) == [[1], [1, 2], [2], [3]]
+
+
+@pytest.mark.parametrize("v, text", [(0.539975, "0.5400"), (0.9, "0.9"), (3, "3"), (3.0, "3"), (2.99999, "3.0000"),
+                                     (0.1 + 0.2, "0.3"), (-0.119047619, "-0.1190"), (1 / 3, "0.3333")])
+def test_a_number_in_a_report_shows_every_place_rounding_kept(v, text):
+    assert number_text(v) == text

@@ -1237,6 +1237,19 @@ def test_measure_gives_the_expected_value_of_an_expression_at_the_end_under_best
     assert (out["method"], out["best_score"], out["measures"][0]["value"]) == ("value iteration", 4, 0.5)
 
 
+def test_a_value_rounded_to_fewer_places_than_shown_keeps_its_places_in_the_text(tmp_path):
+    # one number of 1..27 drawn: a 1 is drawn 1/27 = 0.037037... of the time, which to four places is
+    # 0.0370 (0.037 would read as exact to three); a 27 or more 1/27 too, and 14 or more 14/27
+    path = tmp_path / "draw.rules"
+    path.write_text("state { x: 0..27 = 0 }\nchance when x == 0 { draw k in 1..27  x = k }\n"
+                    "turn { }\nterminal x > 0\nscore if x >= 14 then 1 else 0\n")
+    text = run_engine("solve", path, "--measure", "if x == 1 then 1 else 0", "--measure", "x").stdout
+    assert "  best score: 0.5185\n" in text and text.endswith("if x == 1 then 1 else 0  0.0370\n"
+                                                             "    x                        14\n"), text
+    out = json.loads(run_engine("solve", path, "--measure", "if x == 1 then 1 else 0", "--json").stdout)
+    assert abs(out["measures"][0]["value"] - 1 / 27) < 1e-9, out
+
+
 def test_a_measure_reading_a_name_a_block_binds_is_told_to_read_state_fields():
     r = run_engine("solve", "rules/tictactoe.rules", "--measure", "c + 1")
     assert r.returncode == 2 and r.stderr.endswith(
