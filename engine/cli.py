@@ -297,15 +297,17 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
 
 
 def _with_check_hint(found: list, path: str, settings: dict) -> list:
-    """The problems random playouts found, each hinting at the check command that finds a short
-    line of moves to it."""
+    """The problems random playouts found, each hinting at the check command that looks for a
+    short line of moves to it."""
     return [d if "in the initial state" in d.message else
             attrs.evolve(d, hint="; ".join(h for h in (d.hint, _check_line(path, settings)) if h)) for d in found]
 
 
 def _check_line(path: str, settings: dict) -> str:
-    """A hint: the check command that finds a short line of moves to a rule failing."""
-    return f"`python -m engine check {path}{_set_flags(settings)}` finds a short line of moves that leads here"
+    """A hint: the check command that looks for a short line of moves to a rule failing (among random
+    lines: a failure few of them reach may take more than its 200 examples)."""
+    return (f"`python -m engine check {path}{_set_flags(settings)}` looks among random lines of play for a short "
+            "one that leads here (`--examples 1000` looks at more)")
 
 
 def _set_flags(settings: dict) -> str:
@@ -1428,7 +1430,7 @@ def _version() -> str:
 
 
 def _check_hint(args) -> Optional[str]:
-    """For a rule failing while a command ran: the check command that finds a short line to it."""
+    """For a rule failing while a command ran: the check command that looks for a short line to it."""
     if args is None or not isinstance(getattr(args, "file", None), str) or args.run is cmd_check or \
             getattr(args, "start", None) is not None:  # check starts from the file's initial state only
         return None

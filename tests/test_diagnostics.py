@@ -2098,7 +2098,8 @@ def test_an_invariant_broken_in_a_random_playout_hints_at_check(tmp_path, engine
     result = engine_cli("validate", str(path))
     assert result.returncode == 1
     assert f"{path}:6:1: error[invariant]: invariant does not hold after " in result.stderr
-    assert f"hint: `python -m engine check {path}` finds a short line of moves that leads here\n" in result.stderr
+    assert (f"hint: `python -m engine check {path}` looks among random lines of play for a short one that leads "
+            "here (`--examples 1000` looks at more)\n") in result.stderr
     assert result.stderr.endswith(f"{path}: 1 error\n")
 
 
