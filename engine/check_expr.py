@@ -19,6 +19,7 @@ BUILTINS = {
     "len": (1, 1), "sum": (1, 1), "count": (1, 1), "min": (1, 9), "max": (1, 9),
     "any": (1, 1), "all": (1, 1), "sorted": (1, 1), "list": (1, 1), "set": (1, 1),
     "bag": (1, 1), "pairs": (1, 1), "up_to": (2, 2), "sub_bags": (1, 1), "combinations": (2, 2), "index": (2, 2),
+    "head": (2, 2), "tail": (2, 2),
     "abs": (1, 1), "keys": (1, 1),
     "values": (1, 1), "get": (3, 3), "square_grid": (2, 2), "hex_grid": (2, 2), "cells": (1, 1),
     "lines": (2, 2), "neighbours": (2, 2), "components": (2, 2), "orientations": (1, 1), "rotations": (1, 1), "edges": (1, 1),
@@ -29,7 +30,7 @@ BUILTINS = {
     "next_player": (1, 1),
 }
 SIGNATURES = {
-    "len": "c", "pairs": "c", "up_to": "k, c", "sub_bags": "c", "combinations": "k, c", "index": "xs, x", "abs": "n",
+    "len": "c", "pairs": "c", "up_to": "k, c", "sub_bags": "c", "combinations": "k, c", "index": "xs, x", "head": "k, xs", "tail": "k, xs", "abs": "n",
     "keys": "m", "values": "m", "get": "m, k, d",
     "square_grid": "rows, cols", "hex_grid": "cells, layout", "cells": "g", "lines": "g, k", "neighbours": "g, c",
     "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
@@ -449,6 +450,19 @@ class ExpressionChecks:
                 self.error("type-mismatch", f"index() looks for a value of type {T.show(el)} in a {T.show(a0)}, got "
                            f"{T.show(argt[1])}", e.args[1].span)
             return T.INT
+        if name in ("head", "tail"):
+            what = f"{name}(k, xs) is the {'first' if name == 'head' else 'last'} k elements of the list xs"
+            if a0 != T.ANY and a0[0] == "list" and argt[1] == T.INT:  # head(xs, 2)
+                self.error("type-mismatch", f"{name}() takes the number of elements first, then the list",
+                           e.span, what)
+                return a0
+            if not T.fits(a0, T.INT):
+                self.error("type-mismatch", f"{name}() needs an int first, got {T.show(a0)}", e.args[0].span, what)
+            if argt[1] != T.ANY and argt[1][0] != "list":
+                self.error("type-mismatch", f"{name}() needs a list second, got {T.show(argt[1])}", e.args[1].span,
+                           "a list has an order to take its first or last elements in; sorted(c) is one of a set or bag")
+                return ("list", T.element(argt[1]) or T.ANY)
+            return argt[1]
         if name == "sub_bags":
             x = need_coll()
             self.need_sortable(x, "sub_bags()", e.args[0].span)

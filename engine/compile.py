@@ -434,6 +434,12 @@ class Compiler(PySource, StmtSource):
         if name == "next_player":  # the player after p in turn order, the first after the last
             after = {p: self.players[(i + 1) % len(self.players)] for i, p in enumerate(self.players)}
             return lambda env: after[a(env)]
+        if name == "head":  # the first k elements (all of them past the end, none for k <= 0)
+            b = args[1]
+            return lambda env: b(env)[:max(0, a(env))]
+        if name == "tail":  # the last k
+            b = args[1]
+            return lambda env: rt.tail(a(env), b(env))
         if name == "index":
             b = args[1]
 

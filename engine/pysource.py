@@ -113,7 +113,7 @@ class PySource:
     def init_source(self, in_order):
         self.ns = {"_in_order": in_order, "_Bag": rt.Bag, "_FrozenMap": rt.FrozenMap, "_text": rt.format_value,
                    "_field_of": rt.field_of, "_players": self.players, "_env_before": env_before,
-                   "_chain": chain.from_iterable, "_numbers": _numbers,
+                   "_chain": chain.from_iterable, "_numbers": _numbers, "_tail": rt.tail,
                    "__builtins__": __builtins__}
         self._generated: dict = {}
         self._folded: dict = {}
@@ -363,6 +363,10 @@ class PySource:
             return f"{args[0]}.join({args[1]})"
         if name == "neighbours":
             return f"{args[0]}.neighbours({args[1]})"
+        if name == "head":
+            return f"{args[1]}[:max(0, {args[0]})]"
+        if name == "tail":
+            return f"_tail({args[0]}, {args[1]})"
         if name == "union":
             return f"frozenset().union(*{args[0]})"
         if name == "concat":

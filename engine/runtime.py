@@ -520,6 +520,11 @@ def to_json(v, t: Optional[tuple] = None, records: Optional[dict] = None):
     return format_value(v)
 
 
+def tail(k: int, xs: tuple) -> tuple:
+    """The last k elements of the list xs: all of it when k is past its length, none for k <= 0."""
+    return xs[max(0, len(xs) - k):] if k > 0 else xs[:0]
+
+
 def plain_number(v: float, places: int = 4):
     """A float as printed in output: an int when whole, else rounded to `places` places."""
     v = round(v, places)

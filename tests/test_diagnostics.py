@@ -3245,6 +3245,20 @@ def test_an_expression_left_hanging_after_an_operator_is_an_error_at_the_operato
         f"line 7", f"finish the expression after '{op}', or take the '{op}' away"), errors.render()
 
 
+@pytest.mark.parametrize("call, message, hint", [
+    ("head(‸pile, 2)", "head() takes the number of elements first, then the list",
+     "head(k, xs) is the first k elements of the list xs"),
+    ("tail(1, ‸{2, 3})", "tail() needs a list second, got set<int>",
+     "a list has an order to take its first or last elements in; sorted(c) is one of a set or bag"),
+    ("tail(‸yes, pile)", "tail() needs an int first, got bool", "tail(k, xs) is the last k elements of the list xs")])
+def test_head_and_tail_given_the_wrong_arguments_say_which(tmp_path, call, message, hint):
+    text = f"state {{ pile: list<int> = [1, 2] }}\naction a {{ pile = [len({call})] }}\nturn {{ a }}\n" \
+           "terminal len(pile) < 2\nscore 0\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text.replace("head(‸", "‸head(", 1))
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "type-mismatch", at_line, at_col, message, hint), errors.render()
+
+
 @pytest.mark.parametrize("written, values", [("1..20", "1..20"), ("{3, 5}", "{3, 5}"), ("1..k", "LO..HI")])
 def test_a_parameter_given_its_values_after_the_equals_sign_is_told_where_they_go(tmp_path, written, values):
     text = f"const k = 4\nparam n = ‸{written}\nstate {{ x: int = n }}\naction a {{ x += 1 }}\nturn {{ a }}\n" \

@@ -6,6 +6,7 @@ import pytest
 
 from conftest import first_diagnostic
 from engine import RuleErrors
+from engine.compile import Compiler
 from engine.diagnostics import RuleRuntimeError
 from engine.load import command_line_predicates, load_game
 
@@ -69,10 +70,31 @@ CASES = [
     ("[x, 1] + [2] == [3, 1, 2] and [1, x, 1] - [1] == [3] and [v for v in s] - [7] + [x] == [1, 4, 3]", True),
     ("bag([1, 1, x]) - 1 == bag([1, x]) and bag([1]) + bag([1, x]) == bag([1, 1, 3])", True),
 ]
+HEAD_TAIL = [
+    # the first k elements of a list, and the last k: of [3, 1, 4], [3, 1] and [1, 4]
+    ("head(2, [x, 1, 4]) == [3, 1] and tail(2, [x, 1, 4]) == [1, 4]", True),
+    # past the length all of it, 0 or below none, as `head -n` and `tail -n` of lines
+    ("head(x + 5, [1, 2]) == [1, 2] and tail(9, [1]) == [1] and head(-1, [1]) == [] and tail(0, [1, 2]) == []"
+     " and tail(-2, [1, 2]) == []", True),
+    # the top of a pile taken off: s sorted is [1, 4, 7]
+    ("head(len(sorted(s)) - 1, sorted(s)) == [1, 4] and tail(1, sorted(s)) == [7]", True),
+    ("head(1, [x]) == [4]", False),
+]
+CASES += HEAD_TAIL
 
 
 @pytest.mark.parametrize("text, expected", CASES)
 def test_an_expression_has_the_value_worked_out_by_hand(game, text, expected):
+    [(_, fn)] = command_line_predicates(game, [text])
+    assert fn(game.initial_state()) is expected
+
+
+@pytest.mark.parametrize("text, expected", HEAD_TAIL)
+def test_head_and_tail_run_as_closures_give_the_same_values(tmp_path, monkeypatch, text, expected):
+    path = tmp_path / "gen.rules"
+    path.write_text(textwrap.dedent(GAME), encoding="utf-8")
+    monkeypatch.setattr(Compiler, "generate_python", False)
+    game = load_game(str(path))
     [(_, fn)] = command_line_predicates(game, [text])
     assert fn(game.initial_state()) is expected
 
