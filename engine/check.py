@@ -558,7 +558,7 @@ class Checker(ExpressionChecks):
                 want = self.resolve_type(d.type)
                 if not T.fits(t, want):
                     self.error("type-mismatch", f"'{d.name.name}' is declared {T.show(want)}, got {T.show(t)}",
-                               d.value.span)
+                               d.value.span, self.mismatch_hint(d.value, want, t))
                     want = T.ANY  # one of the two is wrong: its uses are not checked against either
                 t = want
             self.require_constant(d.value, "a constant")

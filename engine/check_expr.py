@@ -201,6 +201,12 @@ class ExpressionChecks:
                        f"a cell's parts are added one by one: cell(a.row {op} b.row, a.col {op} b.col); "
                        "neighbours(board, c) gives the cells next to c")
             return T.CELL
+        if op == "*" and {lt[0], rt[0]} & {"list", "set", "bag"} and T.INT in (lt, rt):  # [x] * n, as Python
+            coll = lt if rt == T.INT else rt
+            self.error("type-mismatch", f"'*' does not repeat a {coll[0]}, got {T.show(lt)} and {T.show(rt)}",
+                       e.span, f"'*' multiplies numbers; n copies of x are a comprehension, [x for _ in 1..n]"
+                       + (", or bag(x for _ in 1..n)" if coll[0] == "bag" else ""))
+            return coll
         for side, st in ((e.left, lt), (e.right, rt)):
             if not T.fits(st, T.INT):
                 self.error("type-mismatch", f"'{op}' needs int, got {T.show(st)}", side.span)

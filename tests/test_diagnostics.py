@@ -3259,6 +3259,30 @@ def test_head_and_tail_given_the_wrong_arguments_say_which(tmp_path, call, messa
         "type-mismatch", at_line, at_col, message, hint), errors.render()
 
 
+@pytest.mark.parametrize("value, message, hint", [
+    ("‸[n] * 3", "'*' does not repeat a list, got list<int> and int",
+     "'*' multiplies numbers; n copies of x are a comprehension, [x for _ in 1..n]"),
+    ("‸2 * bag([n])", "'*' does not repeat a bag, got int and bag<int>",
+     "'*' multiplies numbers; n copies of x are a comprehension, [x for _ in 1..n], or bag(x for _ in 1..n)")])
+def test_a_collection_times_a_number_is_one_error_with_the_comprehension_that_repeats(tmp_path, value, message,
+                                                                                      hint):
+    kind = "bag" if "bag" in value else "list"
+    text = f"const n = 2\nstate {{ xs: {kind}<int> = {value} }}\naction a {{ xs += 1 }}\nturn {{ a }}\n" \
+           "terminal len(xs) > 5\nscore 0\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert len(errors.diagnostics) == 1 and (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "type-mismatch", at_line, at_col, message, hint), errors.render()
+
+
+def test_a_constant_declared_a_bag_given_a_list_is_told_what_makes_a_bag(tmp_path):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, "const deck: bag<int> = ‸[1, 2, 2]\nstate { n: 0..3 = 0 }"
+                                                   "\naction a { n += 1 }\nturn { a }\nterminal n == 3\n"
+                                                   "score len(deck)\n")
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "type-mismatch", at_line, at_col, "'deck' is declared bag<int>, got list<int>",
+        "`bag(x)` makes a bag of the elements of x"), errors.render()
+
+
 @pytest.mark.parametrize("written, values", [("1..20", "1..20"), ("{3, 5}", "{3, 5}"), ("1..k", "LO..HI")])
 def test_a_parameter_given_its_values_after_the_equals_sign_is_told_where_they_go(tmp_path, written, values):
     text = f"const k = 4\nparam n = ‸{written}\nstate {{ x: int = n }}\naction a {{ x += 1 }}\nturn {{ a }}\n" \
