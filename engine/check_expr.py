@@ -30,7 +30,8 @@ BUILTINS = {
     "next_player": (1, 1),
 }
 SIGNATURES = {
-    "len": "c", "pairs": "c", "up_to": "k, c", "sub_bags": "c", "combinations": "k, c", "index": "xs, x", "head": "k, xs", "tail": "k, xs", "abs": "n",
+    "len": "c", "pairs": "c", "up_to": "k, c", "sub_bags": "c", "combinations": "k, c", "index": "xs, x",
+    "head": "k, xs", "tail": "k, xs", "abs": "n",
     "keys": "m", "values": "m", "get": "m, k, d",
     "square_grid": "rows, cols", "hex_grid": "cells, layout", "cells": "g", "lines": "g, k", "neighbours": "g, c",
     "components": "g, cs", "orientations": "t", "rotations": "t", "edges": "t", "clashes": "b, c, t",
@@ -466,7 +467,8 @@ class ExpressionChecks:
                 self.error("type-mismatch", f"{name}() needs an int first, got {T.show(a0)}", e.args[0].span, what)
             if argt[1] != T.ANY and argt[1][0] != "list":
                 self.error("type-mismatch", f"{name}() needs a list second, got {T.show(argt[1])}", e.args[1].span,
-                           "a list has an order to take its first or last elements in; sorted(c) is one of a set or bag")
+                           "a list has an order to take its first or last elements in; sorted(c) is one of a set "
+                           "or bag")
                 return ("list", T.element(argt[1]) or T.ANY)
             return argt[1]
         if name == "sub_bags":

@@ -258,9 +258,9 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     # trigger, that never ran
     missing = ({sym.name for sym in game.checker.syms.values() if sym.kind == "action"} | set(range(len(chances)))
                | {("when", i) for i in range(len(game.trigger_decls))}) - reached
-    tried, elsewhere = [], {}
+    tried, elsewhere, sampled = [], {}, {}  # sampled: name -> (its range, the values tried) where not all were
     for given in (True, False):
-        for name, value in other_settings(game, settings, given=given):
+        for name, value, of in other_settings(game, settings, given=given):
             left = missing - elsewhere.keys()
             if found or not left:
                 break
@@ -278,7 +278,10 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                 elsewhere.update((a, (name, value)) for a in more & left)
             else:
                 tried += [name] if name not in tried else []
+                sampled.setdefault(name, (of, []))[1].append(value)
                 missing -= more
+    tried = [name if sampled[name][0] is None else f"{name} ({', '.join(sampled[name][1])} of {sampled[name][0]})"
+             for name in tried]
     actions = {sym.name for sym in game.checker.syms.values() if sym.kind == "action"}
     chance_only = bool(actions) and actions <= missing and any(i not in missing for i in range(len(chances)))
     # no player moved as every playout stopped where none could, not as chance applied everywhere

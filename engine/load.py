@@ -175,9 +175,10 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
 
 
 def other_settings(game: CompiledGame, settings: dict, most: int = 8, given: bool = False) -> list:
-    """(name, value) for each other value (as `--set` text) of each parameter not in `settings`
+    """(name, value, of) for each other value (as `--set` text) of each parameter not in `settings`
     (with `given`, of each parameter in it) that takes yes or no, an enum value, or a whole number
-    from a range of at most `most`."""
+    from a range or set; of a range of more than `most`, the numbers next to its value, its ends
+    and its middle, each with `of` the range as text (None where every other value is tried)."""
     params = game.compiler.params
     out = []
     for d in game.checker.decls:
@@ -185,10 +186,13 @@ def other_settings(game: CompiledGame, settings: dict, most: int = 8, given: boo
         if name is None or (name in settings) != given:
             continue
         values = _values_of(game, d)
-        if values is None or isinstance(d.domain, m.RangeLit) and len(values) > most:
+        if values is None:
             continue
-        v = params[name]
-        out += [(name, x) for x in values if x != (("yes" if v else "no") if isinstance(v, bool) else str(v))]
+        v, of = params[name], None
+        if isinstance(values, NumbersText) and len(values) > most:
+            lo, hi, of = values.lo, values.hi, f"{values.lo}..{values.hi}"
+            values = [str(x) for x in sorted({v - 1, v + 1, lo, (lo + hi) // 2, hi}) if lo <= x <= hi]
+        out += [(name, x, of) for x in values if x != (("yes" if v else "no") if isinstance(v, bool) else str(v))]
     return out
 
 

@@ -312,7 +312,8 @@ def _dangling_operator(text: str, at: int) -> Optional[tuple]:
     if word and word.group() in DECLARATION_WORDS:
         into = f"the `{word.group()}` declaration"
     elif statement:
-        into = f"the `{statement.group(1)}` statement" if statement.group(1) else f"the assignment to `{statement.group(2)}`"
+        into = f"the `{statement.group(1)}` statement" if statement.group(1) else \
+            f"the assignment to `{statement.group(2)}`"
     else:
         return None
     before = _blanked(text[:start]).rstrip()

@@ -2317,7 +2317,7 @@ def test_validate_plays_other_parameter_values_for_an_action_the_given_ones_neve
     assert (f"{path}:8:39: error[runtime]: index 2 is outside a list of 2 elements: [1, 2] (in a random playout with "
             "--set mode=flying)" in result.stderr)
     # the check command in the hint plays with both values
-    assert f"`python -m engine check {path} --set steps=2 --set mode=flying` finds a short line" in result.stderr
+    assert f"`python -m engine check {path} --set steps=2 --set mode=flying` looks among random" in result.stderr
     assert result.stderr.endswith(f"{path}: 1 error\n")
     # with mode given, crawl is still a warning, whose hint says where it runs; fly runs with no
     # other value of mode (flying is forbidden with steps=1) nor of steps
@@ -2461,6 +2461,21 @@ def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_p
         "[0, 2, 4, 6, 8, 10, 12, 14, 16, 18] (while setting up the game with --set n=10)\n"), result.stderr
 
 
+@pytest.mark.parametrize("default, needs, warned", [(0, "h > 0", False), (10, "h == 0", False), (10, "h == 20", False),
+                                                   (10, "h == 11", False), (0, "h == 7", True)])
+def test_validate_plays_a_wide_range_with_the_numbers_next_to_its_value_its_ends_and_its_middle(
+        tmp_path, engine_cli, default, needs, warned):
+    # 21 values are more than validate plays one by one: it tries h - 1 and h + 1, 0, 10 and 20
+    path = tmp_path / "wide.rules"
+    path.write_text(f"param h in 0..20 = {default}\nstate {{ x: 0..3 = 0 }}\naction step {{ x += 1 }}\n"
+                    f"action bonus {{ require {needs}  x = 3 }}\nturn {{ either {{ step }} or {{ bonus }} }}\n"
+                    "terminal x == 3\nscore x\n", encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "3")
+    assert result.returncode == 0, result.stderr
+    assert ("warning[unreached]: action 'bonus' never ran" in result.stderr) == warned, result.stderr
+    assert ("nor with another value of h (1, 10, 20 of 0..20): " in result.stderr) == warned, result.stderr
+
+
 COLLECTION_GAME = """state { open: set<int> = set(1..4)  moves: 0..9 = 0 }
 action step { moves += 1 }
 turn { step }
@@ -2504,7 +2519,7 @@ def test_an_invariant_broken_in_the_initial_state_shows_that_state_and_no_line_t
     assert result.returncode == 1
     assert (f"{path}:6:1: error[invariant]: invariant does not hold in the initial state\n" in result.stderr)
     assert 'hint: the state as it starts: {"xs": [1, 2, 3]}\n' in result.stderr
-    assert "finds a short line" not in result.stderr
+    assert "looks among random lines" not in result.stderr
 
 
 def test_a_field_named_like_an_enum_value_is_one_error_not_one_for_each_use(tmp_path):
@@ -3275,9 +3290,9 @@ def test_a_collection_times_a_number_is_one_error_with_the_comprehension_that_re
 
 
 def test_a_constant_declared_a_bag_given_a_list_is_told_what_makes_a_bag(tmp_path):
-    d, (at_line, at_col), errors = first_at_marker(tmp_path, "const deck: bag<int> = ‸[1, 2, 2]\nstate { n: 0..3 = 0 }"
-                                                   "\naction a { n += 1 }\nturn { a }\nterminal n == 3\n"
-                                                   "score len(deck)\n")
+    text = "const deck: bag<int> = ‸[1, 2, 2]\nstate { n: 0..3 = 0 }\naction a { n += 1 }\nturn { a }\n" \
+           "terminal n == 3\nscore len(deck)\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
     assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
         "type-mismatch", at_line, at_col, "'deck' is declared bag<int>, got list<int>",
         "`bag(x)` makes a bag of the elements of x"), errors.render()
@@ -3302,8 +3317,8 @@ def test_an_expression_left_hanging_at_the_end_of_a_line_of_a_block_is_an_error_
                                                                                                  into):
     # the parser reads on into the next statement and stumbles there, past the line to mend
     op = line.split()[-1]
-    text = f"players A, B\nstate {{ n: 0..3 = 0 }}\naction a {{\n    {line[:-len(op)]}‸{op}\n    {then}\n    n += 1\n}}\n" \
-           "turn { a }\nterminal n == 3\nscore for p: n\n"
+    text = f"players A, B\nstate {{ n: 0..3 = 0 }}\naction a {{\n    {line[:-len(op)]}‸{op}\n    {then}\n" \
+           "    n += 1\n}\nturn { a }\nterminal n == 3\nscore for p: n\n"
     d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
     assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
         "syntax", at_line, at_col, f"the expression ends with '{op}' and goes on into {into} on line 5",
