@@ -10,6 +10,7 @@ from .alpha_beta_agent import alpha_beta_agent
 from .backtrack import backtrack
 from .beam import beam
 from .budget import Budgeted, Result, rollout
+from .protocol import CHANCE
 from .flat_mc import flat_mc
 from .max_score import max_score
 from .mcts import mcts
@@ -144,9 +145,13 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
 
     probe = _probe(fm, state, rng)
     length, decisions, first = len(probe), 0, None
+    # a random line stuck at a dead end is no measure of a line whose decisions stay clear of them
+    # (a puzzle where most placements get stuck): the moves left are taken to be at least one more
+    # than those made, so that each decision leaves some budget to the next
+    stuck = bool(probe) and not game.is_terminal(probe[-1][1]) and _ended(game, probe[-1][1])
 
     def result():
-        ended = bool(probe) and game.is_terminal(probe[-1][1])
+        ended = bool(probe) and _ended(game, probe[-1][1])
         return attrs.evolve(fm.result(), planned=(length, ended, decisions, first))
     s, line, memory = state, [], None
     while not fm.ended(s):
@@ -155,7 +160,7 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
         if fm.is_chance(s):
             m, s = fm.sample_chance(s, rng)
         else:
-            share = max(1, (budget - fm.calls) // max(1, length - len(line)))
+            share = max(1, (budget - fm.calls) // max(1, length - len(line), stuck * (len(line) + 2)))
             first = share if first is None else first
             decisions += 1
             r = agent(game, s, budget=share, rng=rng, memory=memory, progress=None if progress is None else told)
@@ -168,6 +173,11 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
         line.append((m, s))
     fm.finish(line, s)
     return result()
+
+
+def _ended(game, s) -> bool:
+    """Whether s ends a line: terminal, or a dead end (no legal move where a player moves)."""
+    return game.is_terminal(s) or game.current_player(s) != CHANCE and not game.legal_moves(s)
 
 
 def _probe(fm: Budgeted, state, rng) -> list:

@@ -625,6 +625,38 @@ def test_a_line_without_end_through_ever_new_states_ends_every_search_within_its
     assert r.move in ("win", "up")  # a decision all the same
 
 
+class Corridor(Trap):
+    """Four steps `on` to the end (score 1); `off` at any of them is a dead end, no move and no
+    end: a random line is stuck after two moves on average, a search that looks ahead goes on."""
+
+    def initial_state(self):
+        return 0
+
+    def legal_moves(self, s):
+        return ["on", "off"] if s in (0, 1, 2, 3) else []
+
+    def apply(self, s, m):
+        return s + 1 if m == "on" else "stuck"
+
+    def is_terminal(self, s):
+        return s == 4
+
+    def returns(self, s):
+        return (1.0 if s == 4 else 0.0,)
+
+
+@pytest.mark.parametrize("algo", ["flat-mc", "rhea"])
+@pytest.mark.parametrize("seed", range(6))
+def test_a_move_by_move_search_leaves_budget_to_the_moves_past_a_random_line_stuck_at_a_dead_end(algo, seed):
+    # the random line that estimates the length is stuck after a move or two: the decisions after as many
+    # moves still had a share (the one at the estimate took all that was left, and the line was no result)
+    r = plan(Corridor(), 0, algo, budget=4000, rng=random.Random(seed))
+    assert r.fm_calls <= 4000 + 50
+    assert r.best_line and r.best_line[-1][1] in (4, "stuck"), r  # the line played was played to its end
+    if algo == "flat-mc":  # whose random lines from `on` find the end, and from `off` never
+        assert ([m for m, _ in r.best_line], r.best_score) == (["on"] * 4, 1), r
+
+
 def test_a_move_by_move_search_reports_the_line_its_decisions_played_not_its_probe():
     # osla values `a` by its end (1) and `b` by the score of B as it stands (0), so it plays `a`; the
     # random line that first estimates the game's length may go `b`, `c` to 5, a line osla never played
