@@ -69,6 +69,35 @@ def test_a_turn_takes_north_to_east_and_the_mirror_swaps_east_and_west(small):
     assert holds(small, s, "edges(orientations(bend)[4]) == {N: road, E: rail}")
 
 
+HEX = """enum Side { A, B, C, D, E, F }
+enum Colour { red, blue }
+tiles Hex: Side -> Colour {
+    pair = (red, blue, _, _, _, _)
+    across = (red, _, _, red, _, _)
+}
+state { n: 0..1 = 0 }
+action go { n += 1 }
+turn { go }
+terminal n == 1
+score 0
+"""
+
+
+def test_a_tile_of_six_sides_turns_a_side_at_a_time_and_its_mirror_keeps_the_first_side(tmp_path):
+    # counted by hand: `pair` (red then blue clockwise) has 6 turns, and its mirror images have blue
+    # then red clockwise, 6 more; `across` (red on two opposite sides) comes back after 3 turns,
+    # and is its own mirror image
+    path = tmp_path / "hex.rules"
+    path.write_text(HEX)
+    game = load_game(str(path))
+    s = game.initial_state()
+    assert holds(game, s, "len(rotations(pair)) == 6 and len(orientations(pair)) == 12")
+    assert holds(game, s, "len(rotations(across)) == 3 and len(orientations(across)) == 3")
+    # one turn takes each label a side on (A to B); the first mirror image keeps A and takes B to F
+    assert holds(game, s, "edges(rotations(pair)[1]) == {B: red, C: blue}")
+    assert holds(game, s, "edges(orientations(pair)[6]) == {A: red, F: blue}")
+
+
 def test_places_are_the_free_cells_joined_to_a_matching_side_without_a_clash(small):
     s = small.initial_state()
     # the upright road fits only below the road exit, at (0, 1); lying down it would face the
