@@ -604,6 +604,11 @@ class Checker(ExpressionChecks):
                            f"{T.show(got)}", f.init.span, self.mismatch_hint(f.init, want, got))
             self.require_constant(f.init, "an initial value")
             self.bound_needs_range(f)
+            bounds = (_literal_int(f.type.lo), _literal_int(f.type.hi)) if isinstance(f.type, m.RangeType) else ()
+            v = _literal_int(f.init)
+            if None not in bounds and v is not None and not bounds[0] <= v <= bounds[1]:  # told with the others
+                self.error("out-of-range", f"initial value {v} of '{f.name.name}' is outside {bounds[0]}..{bounds[1]}",
+                           f.init.span)
 
     def bound_needs_range(self, f) -> None:
         """`clamp` or `reject` on a state field or a `var` whose type is no range (nor a collection of one)."""
@@ -1301,3 +1306,11 @@ def _domain_text(e) -> str:
     if isinstance(e, m.RangeLit):
         return f"{e.lo.value}..{e.hi.value}" if isinstance(e.lo, m.IntLit) and isinstance(e.hi, m.IntLit) else "LO..HI"
     return "{" + ", ".join(str(i.value) if isinstance(i, m.IntLit) else "V" for i in e.items) + "}"
+
+
+def _literal_int(e) -> Optional[int]:
+    """The number a literal whole number (or one with a minus) is; None for any other expression."""
+    if isinstance(e, m.Neg):
+        v = _literal_int(e.operand)
+        return None if v is None else -v
+    return e.value if isinstance(e, m.IntLit) else None

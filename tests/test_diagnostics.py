@@ -3298,6 +3298,16 @@ def test_a_constant_declared_a_bag_given_a_list_is_told_what_makes_a_bag(tmp_pat
         "`bag(x)` makes a bag of the elements of x"), errors.render()
 
 
+def test_an_initial_number_outside_its_range_is_told_with_the_other_errors_of_the_file(tmp_path):
+    # n's 5 is outside 0..3 and m's yes is no int: one run tells both (the range was told only once
+    # the file had no other error, when the game was set up)
+    text = "state { n: 0..3 = ‸5  m: int = yes }\naction a { n += 1 }\nturn { a }\nterminal n == 3\nscore n\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert [(x.code, x.span.line, x.span.col) for x in errors.diagnostics] == [
+        ("out-of-range", at_line, at_col), ("type-mismatch", 1, 31)], errors.render()
+    assert d.message == "initial value 5 of 'n' is outside 0..3", errors.render()
+
+
 @pytest.mark.parametrize("written, values", [("1..20", "1..20"), ("{3, 5}", "{3, 5}"), ("1..k", "LO..HI")])
 def test_a_parameter_given_its_values_after_the_equals_sign_is_told_where_they_go(tmp_path, written, values):
     text = f"const k = 4\nparam n = ‸{written}\nstate {{ x: int = n }}\naction a {{ x += 1 }}\nturn {{ a }}\n" \
