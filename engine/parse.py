@@ -1197,8 +1197,10 @@ def _template(tok: Token, path: str, line_offset: int, what: str = "label") -> m
             try:
                 parts.append(parse_expr(raw[i + 1:j], path, base.line - 1, col0 - 1))
             except RuleErrors as e:
-                if '\\"' not in raw[i + 1:j]:
-                    raise
+                if '\\"' not in raw[i + 1:j]:  # braces meant as text ("{E: road}"), or a slip in an expression
+                    raise RuleErrors([d if d.hint else attrs.evolve(
+                        d, hint=f"braces in a {what} hold an expression to fill in; write \\{{ and \\}} for braces "
+                        "themselves") for d in e.diagnostics], {}) from None
                 raise RuleErrors([attrs.evolve(d, hint=_IN_BRACES) for d in e.diagnostics], {}) from None
             i = j + 1
         else:

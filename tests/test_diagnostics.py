@@ -3298,6 +3298,16 @@ def test_a_constant_declared_a_bag_given_a_list_is_told_what_makes_a_bag(tmp_pat
         "`bag(x)` makes a bag of the elements of x"), errors.render()
 
 
+@pytest.mark.parametrize("label", ['"shows {N‸: 1, E: 2}"', '"cost {n +‸}"'])
+def test_braces_of_a_label_that_do_not_parse_hint_at_how_a_brace_itself_is_written(tmp_path, label):
+    text = f"enum S {{ N, E }}\nstate {{ n: 0..3 = 0 }}\naction a {label} {{ n += 1 }}\nturn {{ a }}\n" \
+           "terminal n == 3\nscore n + len([N, E])\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.code, d.span.line, d.span.col, d.hint) == (
+        "syntax", at_line, at_col, "braces in a label hold an expression to fill in; write \\{ and \\} for braces "
+        "themselves"), errors.render()
+
+
 def test_an_initial_number_outside_its_range_is_told_with_the_other_errors_of_the_file(tmp_path):
     # n's 5 is outside 0..3 and m's yes is no int: one run tells both (the range was told only once
     # the file had no other error, when the game was set up)
