@@ -604,7 +604,7 @@ class Checker(ExpressionChecks):
                            f"{T.show(got)}", f.init.span, self.mismatch_hint(f.init, want, got))
             self.require_constant(f.init, "an initial value")
             self.bound_needs_range(f)
-            bounds = (_literal_int(f.type.lo), _literal_int(f.type.hi)) if isinstance(f.type, m.RangeType) else ()
+            bounds = (_literal_int(f.type.lo), _literal_int(f.type.hi)) if isinstance(f.type, m.RangeType) else (None,)
             v = _literal_int(f.init)
             if None not in bounds and v is not None and not bounds[0] <= v <= bounds[1]:  # told with the others
                 self.error("out-of-range", f"initial value {v} of '{f.name.name}' is outside {bounds[0]}..{bounds[1]}",
