@@ -434,6 +434,7 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
                   "that does not come back to a state it passed was searched, so none of them scores more")
     if r.cut:
         print(f"  {_cut(r.cut, args.algo)}")
+    _print_tie_cuts(args, opts, r)
     if chance:
         print(f"  chance: {chance}")
     print("  best line:")
@@ -447,6 +448,15 @@ def _report_search(args, game, opts, r, plot, interrupted: bool, status: int, se
         print("  its final state:")
         print("\n".join("    " + row for row in game.view(r.best_line[-1][1]).splitlines()))
     return status
+
+
+def _print_tie_cuts(args, opts, r) -> None:
+    """What a beam ranking by the score, with no heuristic, left to the order states were made in."""
+    if r.tie_cuts and opts.heuristic is None:
+        print(f"  at {r.tie_cuts:,} of its {counted(r.iterations, 'layer')} the width cut between states the score "
+              f"valued alike, and the {opts.width:,} kept were the first made (the file has no heuristic, and the "
+              "score of a game not over tells them apart no better): a heuristic that tells how a state stands, or "
+              "a wider --width, keeps better ones")
 
 
 EXHAUSTIVE = ("backtrack", "max-score")

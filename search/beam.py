@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterable, Optional
 
+import attrs
+
 from .budget import Budgeted, Observer, Progress, Result, sample_outcome
 
 
@@ -30,7 +32,7 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
     if game.is_terminal(state):
         fm.finish((), state)
         layer = []
-    depth, lead = 0, None
+    depth, lead, tie_cuts = 0, None, 0
     future = getattr(game, "future_key", None)
     earlier: dict = {}  # the states of earlier layers (their future keys) -> their totals (None: no totals)
     while layer and not fm.spent and (max_depth is None or depth < max_depth):
@@ -62,13 +64,17 @@ def beam(game, state, *, width: int, rng, budget: Optional[int] = None, heuristi
                 seen[key] = (t, path, k)
         ranked = [x for x in seen.values() if x is not None and (keep is None or keep(x[0]))
                   and _new(game, future, earlier, x[0], p)]
-        ranked.sort(key=lambda x: fm.values(x[0], heuristic)[p], reverse=True)
+        values = {id(x): fm.values(x[0], heuristic)[p] for x in ranked}
+        ranked.sort(key=lambda x: values[id(x)], reverse=True)
+        if len(ranked) > width and values[id(ranked[width - 1])] == values[id(ranked[width])]:
+            tie_cuts += 1
         layer = ranked[:width]
         lead = layer[0][1][0][0] if layer else lead  # the first move towards the best state so far
         rest = ranked[width:]
         if extra and rest:
             layer += rng.sample(rest, min(extra, len(rest)))
-    return fm.result(None if fm.best_line else lead)  # no line ended: the first move towards the best state
+    # no line ended: the first move towards the best state
+    return attrs.evolve(fm.result(None if fm.best_line else lead), tie_cuts=tie_cuts)
 
 
 def _new(game, future, earlier: dict, s, p: int) -> bool:

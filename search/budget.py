@@ -39,6 +39,7 @@ class Result:
     # length, whether it ended, the decisions made and the calls the first one had
     planned: Optional[tuple] = None
     tied: bool = False  # every legal move looked as good as the one played (it was then drawn at random)
+    tie_cuts: int = 0  # beam: the layers whose width cut between states valued alike (it kept the first made)
 
 
 class Budgeted:

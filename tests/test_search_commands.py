@@ -113,6 +113,23 @@ def test_a_beam_that_spends_its_budget_before_a_line_ends_says_how_deep_it_went(
                    "--width", "10", "--json")["best_score"] is not None
 
 
+@pytest.mark.parametrize("width, heuristic, told", [("1", "", True), ("2", "", False),
+                                                   ("1", "heuristic h = if stuck then 0 else n\n", False)])
+def test_a_beam_whose_width_cut_between_states_the_score_valued_alike_says_so(tmp_path, width, heuristic, told):
+    # each move goes on (`a 1`) or gets stuck (`a 2`), both scored 0 until the end: a layer holds two states,
+    # so a beam of one cuts between them at layers 1, 2 and 3 (layer 4 holds the ends, which are not ranked)
+    path = tmp_path / "ties.rules"
+    path.write_text('state { n: 0..4 = 0  stuck: bool = no }\naction a "a {k}" { require not stuck  choose k in 1..2 '
+                    ' if k == 2 { stuck = yes }  n += 1 }\nturn { a }\nterminal n == 4\n'
+                    f"score if n == 4 and not stuck then 1 else 0\n{heuristic}")
+    r = run_engine("search", path, "--algo", "beam", "--width", width)
+    assert r.returncode == 0 and "  best score: 1 " in r.stdout, r.stdout + r.stderr
+    assert ("  at 3 of its 4 layers the width cut between states the score valued alike, and the 1 kept were the "
+            "first made (the file has no heuristic, and the score of a game not over tells them apart no better): "
+            "a heuristic that tells how a state stands, or a wider --width, keeps better ones\n" in r.stdout) == told, \
+        r.stdout
+
+
 def test_backtrack_down_lines_that_never_end_nor_come_back_says_why_and_points_to_depth(tmp_path):
     # a count of turns in the state: "down" forever never meets a state again, and depth first tries it first
     path = tmp_path / "count.rules"
