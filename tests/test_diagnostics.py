@@ -2705,6 +2705,25 @@ def test_a_shared_file_checked_alone_says_it_is_no_game_and_its_users_are_not_wa
     assert f"{tmp_path / 'main.rules'}:2:7: warning[unused]: constant 'own' is never used" in r.stderr, r.stderr
 
 
+def test_a_shared_file_validated_with_a_game_that_uses_it_is_a_part_of_that_game(tmp_path, engine_cli):
+    # `validate *.rules` in a folder of games and the file they share: the shared file is checked through them
+    (tmp_path / "shared.rules").write_text("action go { n += 1 }\n", encoding="utf-8")
+    (tmp_path / "main.rules").write_text('use "shared.rules"\nstate { n: 0..3 = 0 }\nturn { go }\nterminal n == 3\n'
+                                         "score n\n", encoding="utf-8")
+    (tmp_path / "other.rules").write_text("state { n: 0..3 = 0 }\naction a { n += 1 }\nturn { a }\nterminal n == 3\n"
+                                          "score n\n", encoding="utf-8")
+    shared, main, other = (str(tmp_path / f"{n}.rules") for n in ("shared", "main", "other"))
+    r = engine_cli("validate", shared, main, other, "--playouts", "2")
+    assert (r.returncode, r.stdout) == (0, f"{shared}: ok (no game: a part of {main}, checked with it)\n"
+                                           f"{main}: ok (main)\n{other}: ok (other)\n"), r.stderr
+    out = json.loads(engine_cli("validate", shared, main, "--playouts", "2", "--json").stdout)
+    assert out["files"][0] == {"file": shared, "game": None, "ok": True, "part_of": [main], "errors": [],
+                               "warnings": []}
+    # without a game that uses it, it is no game, as alone
+    r = engine_cli("validate", shared, other, "--playouts", "2")
+    assert r.returncode == 1 and f"{shared}:1:1: error[not-a-game]" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize("call, col, made", [
     ("up_to(15, 1..40)", 21, "up_to(15, 40 elements) makes 84,585,398,828 selections"),  # sum of C(40, i), i <= 15
     ("combinations(6, 1..60)", 21, "combinations(6, 60 elements) makes 50,063,860 selections"),  # C(60, 6)
