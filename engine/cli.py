@@ -702,13 +702,17 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     def progress(depth, paths, states):
         values_bar.close()
         bar.update(depth, f"{paths:,} paths, {states:,} states")
+    watch = None if args.heuristic is None else _ScaleWatch(game, args.heuristic)
     try:
-        leaf = None if args.heuristic is None else \
-            (lambda s: [game.evaluate(s, args.heuristic, p) for p in range(game.num_players)])
-        sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
-                    valued=values_bar.update, rng=random.Random(args.seed),
-                    decided=policy.decided if policy is not None else None, visit=visit, leaf=leaf,
-                    lines=args.lines, measures=[f for _, _, f in args.measured])
+        try:
+            sol = solve(game, max_depth=args.depth, max_states=args.max_states, progress=progress,
+                        valued=values_bar.update, rng=random.Random(args.seed),
+                        decided=policy.decided if policy is not None else None, visit=visit,
+                        leaf=None if watch is None else watch.leaf, lines=args.lines,
+                        measures=[f for _, _, f in args.measured])
+        finally:
+            if watch is not None:
+                watch.stop()
     except _Broken:
         bar.close()
         values_bar.close()
@@ -788,6 +792,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
     _print_dead_ends(game, sol.dead_ends)
     _print_value_and_line(game, sol.value, sol.best_line, cut=None if sol.complete else args.depth, seed=args.seed,
                           show=args.show, leaf=None if sol.complete else args.heuristic)
+    _print_scale_note(watch)
     if args.moves:
         _print_first_moves(game, sol.first_moves, sol.best_line)
     _print_measures(game, args, sol.measured)
@@ -911,11 +916,15 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
     t0 = time.perf_counter()
     game.remember_states = False  # a state searched again with other bounds lists its moves again
     bar = ProgressBar(None, "states searched")
+    watch = None if args.heuristic is None else _ScaleWatch(game, args.heuristic)
     try:
-        leaf = None if args.heuristic is None else \
-            (lambda s: [game.evaluate(s, args.heuristic, p) for p in range(game.num_players)])
-        found = alpha_beta(game, max_states=args.max_states, rng=random.Random(args.seed), valued=bar.update,
-                           visit=visit, first_moves=args.moves, max_depth=args.depth, leaf=leaf)
+        try:
+            found = alpha_beta(game, max_states=args.max_states, rng=random.Random(args.seed), valued=bar.update,
+                               visit=visit, first_moves=args.moves, max_depth=args.depth,
+                               leaf=None if watch is None else watch.leaf)
+        finally:
+            if watch is not None:
+                watch.stop()
     except NotConstantSum as e:
         names = ", ".join(game.player_names)
         if e.at_cut:
@@ -960,6 +969,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
           f"{', some with other bounds' if found.visits > found.states else ''})")
     _print_value_and_line(game, found.value, found.best_line, cut=None if found.complete else args.depth,
                           seed=args.seed, show=args.show, leaf=None if found.complete else args.heuristic)
+    _print_scale_note(watch)
     if args.moves:
         _print_first_moves(game, found.first_moves, found.best_line)
     _print_invariants_time(visit, seconds)
@@ -1094,6 +1104,53 @@ def _print_policy(policy: Optional[PolicyFile]) -> None:
 EXACT_PLACES = 12
 """Places of the values an exhaustive solve prints in JSON and --policy: sums of products of
 weights, exact but for the float's last bits (the text rounds to 4)."""
+
+
+class _ScaleWatch:
+    """With --depth and --heuristic, where the lines stop valued by the heuristic and the ends met
+    before by the score: the highest value of the heuristic for each player, and the returns of the
+    ends (seen through the game's `returns` until `stop`)."""
+
+    def __init__(self, game, heuristic: str):
+        self.game, self.heuristic = game, heuristic
+        self.top: list = [None] * game.num_players
+        self.ends: list = [set() for _ in range(game.num_players)]
+        returns = type(game).returns
+
+        def seen(s):
+            r = returns(game, s)
+            for p, x in enumerate(r):
+                self.ends[p].add(round(x, 9))
+            return r
+        game.returns = seen
+
+    def stop(self) -> None:
+        self.game.__dict__.pop("returns", None)
+
+    def leaf(self, s) -> list:
+        values = [self.game.evaluate(s, self.heuristic, p) for p in range(self.game.num_players)]
+        self.top = [v if t is None or v > t else t for v, t in zip(values, self.top)]
+        return values
+
+    def note(self) -> Optional[str]:
+        """Where the game is one of wins, draws and losses (2 or 3 returns of a player at the ends met)
+        and the heuristic valued a state where the lines stop above the best end for a player: that
+        state outranked every end."""
+        for p, (top, ends) in enumerate(zip(self.top, self.ends)):
+            if top is not None and 2 <= len(ends) <= 3 and top > max(ends):
+                name = self.game.player_names[p]
+                return (f"the heuristic {self.heuristic} values a state where the lines stop at {number_text(top)} "
+                        f"for {name}, above the {number_text(max(ends))} of the best end met (by the score; its ends "
+                        f"give {', '.join(map(number_text, sorted(ends)))}): such a state outranks every end, the "
+                        "best too. A heuristic within the score's range there (or a score scaled up to the "
+                        "heuristic's) ranks them as the game does")
+        return None
+
+
+def _print_scale_note(watch: Optional[_ScaleWatch]) -> None:
+    note = None if watch is None else watch.note()
+    if note is not None:
+        print(f"  note: {note}")
 
 
 def _print_value_and_line(game, value: tuple, line: list, again: bool = False, cut: Optional[int] = None,

@@ -1238,6 +1238,34 @@ def test_measure_gives_the_expected_value_of_an_expression_at_the_end_under_best
     assert (out["method"], out["best_score"], out["measures"][0]["value"]) == ("value iteration", 4, 0.5)
 
 
+RACE_H = """players A, B
+state { n: 0..6 = 0  winner: 0..2 = 0 }
+action add "add {k}" { choose k in 1..2  n += k  if n >= 5 { winner = if current == A then 1 else 2 } }
+turn { add }
+terminal winner > 0
+score for p: if winner == (if p == A then 1 else 2) then 1 else -1
+heuristic lead for p = HEURISTIC
+"""
+
+
+@pytest.mark.parametrize("heuristic, noted", [("10 * n * (if p == A then 1 else -1)", True),
+                                              ("if p == A then 0 else 0", False)])
+@pytest.mark.parametrize("alpha_beta", [False, True])
+def test_a_heuristic_valuing_a_state_where_the_lines_stop_above_the_best_end_is_noted(tmp_path, heuristic, noted,
+                                                                                      alpha_beta):
+    # by hand: 5 ends the race; within 4 moves A can win (1 + 2 + 2 at move 3) and B too (move 4), so the ends met
+    # give A 1 and -1; a state at depth 4 that has not ended has n = 4 (1 + 1 + 1 + 1), which the heuristic
+    # values at 40 for A: above a win
+    path = tmp_path / "race.rules"
+    path.write_text(RACE_H.replace("HEURISTIC", heuristic))
+    r = run_engine("solve", path, "--depth", "4", "--heuristic", "lead", *(["--alpha-beta"] if alpha_beta else []))
+    assert r.returncode == 0, r.stderr
+    assert ("  note: the heuristic lead values a state where the lines stop at 40 for A, above the 1 of the best end "
+            "met (by the score; its ends give -1, 1): such a state outranks every end, the best too. A heuristic "
+            "within the score's range there (or a score scaled up to the heuristic's) ranks them as the game does\n"
+            in r.stdout) == noted, r.stdout
+
+
 def test_a_value_rounded_to_fewer_places_than_shown_keeps_its_places_in_the_text(tmp_path):
     # one number of 1..27 drawn: a 1 is drawn 1/27 = 0.037037... of the time, which to four places is
     # 0.0370 (0.037 would read as exact to three); a 27 or more 1/27 too, and 14 or more 14/27
