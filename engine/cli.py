@@ -180,9 +180,9 @@ def cmd_validate(args) -> int:
             users = [] if not any(d.code == "not-a-game" for d in e.diagnostics) else _users_of(path, args.files)
             if users:  # a file of declarations that games on the command line use: checked through them
                 if not args.json:
-                    print(f"{path}: ok (no game: a part of {joined(users, 'and')}, checked with "
-                          f"{'it' if len(users) == 1 else 'them'})")
-                files.append({"file": path, "game": None, "ok": True, "part_of": users, "errors": [],
+                    print(f"{path}: no game, a part of {joined(users, 'and')}: checked with "
+                          f"{'it' if len(users) == 1 else 'them'}")
+                files.append({"file": path, "game": None, "ok": None, "part_of": users, "errors": [],
                               "warnings": []})
                 continue
             _failing[0] = 1
@@ -222,6 +222,9 @@ def cmd_validate(args) -> int:
         warned = f", {counted(len(problems), 'warning')}" if problems else ""
         if not args.json:
             print(f"{path}: ok ({game.title}{warned})")
+    for part in files:  # a part is as sound as the games that use it
+        if "part_of" in part:
+            part["ok"] = all(f["ok"] for f in files if f["file"] in part["part_of"])
     if args.json:
         print(json.dumps({"files": files}))
     return 1 if failed else 2 if refused else 0
@@ -235,9 +238,16 @@ def _users_of(path: str, files: list) -> list:
             continue
         try:
             _, sources = read_rules(other)
-        except (RuleErrors, UsageError):
+            read = [Path(f) for f in sources if Path(f) != Path(other)]
+        except UsageError:
             continue
-        if any(Path(read) != Path(other) and Path(read).resolve() == Path(path).resolve() for read in sources):
+        except RuleErrors:  # a game that does not parse still names what it uses
+            try:
+                text = Path(other).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                continue
+            read = [Path(other).parent / name for name in re.findall(r'^use\s+"([^"]+)"', text, re.M)]
+        if any(f.resolve() == Path(path).resolve() for f in read):
             users.append(other)
     return users
 

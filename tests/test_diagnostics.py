@@ -2714,11 +2714,19 @@ def test_a_shared_file_validated_with_a_game_that_uses_it_is_a_part_of_that_game
                                           "score n\n", encoding="utf-8")
     shared, main, other = (str(tmp_path / f"{n}.rules") for n in ("shared", "main", "other"))
     r = engine_cli("validate", shared, main, other, "--playouts", "2")
-    assert (r.returncode, r.stdout) == (0, f"{shared}: ok (no game: a part of {main}, checked with it)\n"
+    assert (r.returncode, r.stdout) == (0, f"{shared}: no game, a part of {main}: checked with it\n"
                                            f"{main}: ok (main)\n{other}: ok (other)\n"), r.stderr
     out = json.loads(engine_cli("validate", shared, main, "--playouts", "2", "--json").stdout)
     assert out["files"][0] == {"file": shared, "game": None, "ok": True, "part_of": [main], "errors": [],
                                "warnings": []}
+    # a game that uses it and does not parse still names it: the syntax error is the game's, and the part is as
+    # sound as the game
+    broken = tmp_path / "broken.rules"
+    broken.write_text('use "shared.rules"\nstate { n: 0..3 = 0 }\nturn { go }\nterminal n ==\nscore n\n')
+    r = engine_cli("validate", shared, str(broken), "--playouts", "2", "--json")
+    files = json.loads(r.stdout)["files"]
+    assert r.returncode == 1 and (files[0]["ok"], files[0]["part_of"]) == (False, [str(broken)]), r.stdout
+    assert "not-a-game" not in r.stderr and f"{broken}:4:12: error[syntax]" in r.stderr, r.stderr
     # without a game that uses it, it is no game, as alone
     r = engine_cli("validate", shared, other, "--playouts", "2")
     assert r.returncode == 1 and f"{shared}:1:1: error[not-a-game]" in r.stderr, r.stderr
