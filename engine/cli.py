@@ -772,7 +772,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         "value": [plain_number(v, EXACT_PLACES) for v in sol.value],
         "players": list(names),
         "best_line": game.line_json(sol.best_line, views=args.show),
-        "first_moves": _first_moves_json(sol.first_moves),
+        "first_moves": _first_moves_json(sol.first_moves, lengths=sol.first_lengths),
         **_best_lines_json(game, sol.best_lines),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in _best_first(sol.outcomes)],
@@ -804,7 +804,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
                           show=args.show, leaf=None if sol.complete else args.heuristic)
     _print_scale_note(watch)
     if args.moves:
-        _print_first_moves(game, sol.first_moves, sol.best_line)
+        _print_first_moves(game, sol.first_moves, sol.best_line, sol.first_lengths)
     _print_measures(game, args, sol.measured)
     _print_best_lines(game, sol.best_lines)
     _print_invariants_time(visit, seconds)
@@ -1025,18 +1025,21 @@ def _set_aside(game, args) -> str:
     return ""
 
 
-def _first_moves_json(first: tuple, places: Optional[int] = None) -> list:
+def _first_moves_json(first: tuple, places: Optional[int] = None, lengths: tuple = ()) -> list:
     """Each way on from the initial state: its move, the values after it (to `places`, as the
-    value's; EXACT_PLACES without), and its probability."""
+    value's; EXACT_PLACES without), its probability, and (`lengths`, of a whole solve) the moves
+    to the end along best play."""
     return [{"move": str(m), "value": [None if math.isinf(v) else plain_number(v, places or EXACT_PLACES)
                                        for v in values],
-             **({"probability": plain_number(p, EXACT_PLACES)} if p is not None else {})}
-            for m, values, p in first]
+             **({"probability": plain_number(p, EXACT_PLACES)} if p is not None else {}),
+             **({"moves_to_end": plain_number(n, EXACT_PLACES)} if n is not None else {})}
+            for (m, values, p), n in zip(first, lengths or [None] * len(first))]
 
 
-def _print_first_moves(game, first: tuple, line: list) -> None:
+def _print_first_moves(game, first: tuple, line: list, lengths: tuple = ()) -> None:
     """The value after each move (or chance outcome) of the initial state, the mover's best
-    first, and of moves as good the one the best line takes (`line`) first, marked."""
+    first, and of moves as good the one the best line takes (`line`) first, marked; with the
+    `lengths` of a whole solve, where all are whole numbers, the moves after which best play ends."""
     if not first:
         print("  the game has no moves from its initial state")
         return
@@ -1046,13 +1049,17 @@ def _print_first_moves(game, first: tuple, line: list) -> None:
           + (" (* the best line's)" if taken is not None else "") + ":")
     mover = max(game.current_player(game.initial_state()), 0)
     # stable: as listed, of values as good (rounded, as sums of chances differ in their last bits)
+    ends = dict(zip((id(f) for f in first), lengths)) if lengths and all(
+        float(n).is_integer() for n in lengths) else {}
     order = first if chance else sorted(first, key=lambda f: (-round(f[1][mover], 9), f[0] != taken))
-    for m, values, p in order[:MOVES_SHOWN]:
+    for f in order[:MOVES_SHOWN]:
+        m, values, p = f
         value = ("no end can be reached after it" if math.isinf(values[0]) else number_text(values[0])
                  if game.num_players == 1 else ", ".join(f"{n} {number_text(v)}" for n, v in zip(game.player_names,
                                                                                                    values)))
         mark = " *" if m == taken else ""
-        print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}{mark}")
+        end = f" (best play ends after {counted(int(ends[id(f)]), 'move')})" if id(f) in ends else ""
+        print(f"    {game.describe(m)}{f' (chance {fraction_text(p)})' if chance else ''}: {value}{end}{mark}")
     if len(order) > MOVES_SHOWN:
         rest = order[MOVES_SHOWN:]
         print(f"    ... {len(rest):,} more " + (f"outcomes (chance {fraction_text(sum(p for _, _, p in rest))} in all)"

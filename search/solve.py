@@ -30,6 +30,9 @@ class Solution:
     # at the value: with several players, all but where a move as good for its mover is worse for another)
     best_lines: tuple = ()
     measured: tuple = ()  # with `measures`: each one's expected value at the end under the best play found
+    # of a whole game: the moves from the start to the end along best play after each of first_moves (a chance
+    # step counting the mean of its outcomes'), in the same order
+    first_lengths: tuple = ()
 
 
 class Cycle(Exception):
@@ -110,7 +113,8 @@ def solve(game: Game, *, max_depth: Optional[int] = None, max_states: int = MAX_
         return Solution(paths, states, ends, outcomes if banked is None else {}, value, line, True, len(dead),
                         _first_moves(game, root, memo, None),
                         _best_lines(game, root, memo, lines) if lines is not None else (),
-                        _expected(game, root, memo, measures) if measures else ())
+                        _expected(game, root, memo, measures) if measures else (),
+                        _first_lengths(game, root, memo))
     layer = {game.key(root): (root, 1)}
     seen = {game.key(root)}
     paths = [1]
@@ -215,6 +219,16 @@ def _first_moves(game: Game, root, memo: dict, max_depth: Optional[int], leaf: O
     entries = [(m, t, memo.get(key(t) if max_depth is None else (key(t), 1)), p) for m, t, p in _children(game, root)]
     return tuple((m, e[0] if banked is None else plus(e[0], banked(t)), p) for m, t, e, p in entries
                  if isinstance(e, tuple))
+
+
+def _first_lengths(game: Game, root, memo: dict) -> tuple:
+    """The moves from root to the end along best play after each way on from it (as _first_moves
+    lists them), by a whole solve's memo: one for the move and those the memo holds after it."""
+    if game.is_terminal(root) or not _has_ways(game, root):
+        return ()
+    key, _ = key_and_totals(game)
+    entries = [memo.get(key(t)) for _, t, _ in _children(game, root)]
+    return tuple(1 + e[2] for e in entries if isinstance(e, tuple))
 
 
 def _expected(game: Game, root, memo: dict, measures: Sequence[Callable]) -> tuple:

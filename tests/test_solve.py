@@ -835,6 +835,20 @@ score for p: if p == A then 1 else -1
 """
 
 
+def test_solve_moves_says_after_how_many_moves_best_play_ends_after_each_first_move(tmp_path):
+    # by hand: 4 counters, take 1 or 2, who takes the last wins. Taking 1 leaves 3, a loss for B: B takes 1 or 2
+    # and A the rest, 3 moves either way. Taking 2 leaves 2, which B takes at once: 2 moves
+    path = tmp_path / "take.rules"
+    path.write_text('players A, B\nstate { n: 0..4 = 4 }\naction take "take {k}" { choose k in 1..2 where k <= n '
+                    ' n -= k }\nturn { take }\nterminal n == 0\nscore for p: if p == current then -1 else 1\n')
+    text = run_engine("solve", path, "--moves").stdout
+    assert text.endswith("  the moves of the initial state, each with the value after it (* the best line's):\n"
+                         "    take 1: A 1, B -1 (best play ends after 3 moves) *\n"
+                         "    take 2: A -1, B 1 (best play ends after 2 moves)\n"), text
+    out = json.loads(run_engine("solve", path, "--moves", "--json").stdout)
+    assert [(f["move"], f["moves_to_end"]) for f in out["first_moves"]] == [("take 1", 3), ("take 2", 2)]
+
+
 def test_of_moves_as_good_the_best_line_takes_the_quickest_win(tmp_path):
     path = tmp_path / "quick.rules"
     path.write_text(QUICK)
