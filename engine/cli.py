@@ -22,9 +22,9 @@ from .diagnostics import (Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, U
 from .cli_fit import add_parser as add_fit_parser
 from .cli_search import add_from, add_parsers, check_depth, check_heuristic, print_view, started_json
 from .cli_sweep import sweep
-from .lint import (dead_ends, endless, fields_for_the_view, hidden_fields, joined, lets_in_loops, lone_player_scores,
-                   loop_cuts, partial_tables, reversed_ranges, sides_out_of_order, stale_labels, unapplied,
-                   unchecked_ranges, unread_fields, unread_lets, unreached, unused)
+from .lint import (dead_ends, draws_put_back, endless, fields_for_the_view, hidden_fields, joined, lets_in_loops,
+                   lone_player_scores, loop_cuts, partial_tables, reversed_ranges, sides_out_of_order, stale_labels,
+                   unapplied, unchecked_ranges, unread_fields, unread_lets, unreached, unused)
 from .plots import check_plot_target, score_histogram
 from .game import fraction_text
 from .scored import could_be_scored, reads_scored
@@ -205,7 +205,7 @@ def cmd_validate(args) -> int:
         drops = game.compiler.drops  # what the playouts dropped: a field whose range dropped moves is read
         problems = (unused(ck) + unread_lets(ck) + lets_in_loops(ck) + hidden_fields(ck) + unread_fields(ck, drops)
                     + stale_labels(ck) + lone_player_scores(ck) + fields_for_the_view(ck, drops)
-                    + partial_tables(ck)
+                    + partial_tables(ck) + draws_put_back(ck)
                     + reversed_ranges(ck) + unchecked_ranges(ck) + sides_out_of_order(ck)
                     + simulated)
         for d in sorted(problems, key=lambda d: (d.span.line, d.span.col)):

@@ -84,6 +84,31 @@ def lets_in_loops(ck: Checker) -> list:
             for ident, outer in _carried(ck)]
 
 
+def draws_put_back(ck: Checker) -> list:
+    """A warning at a `draw` from a `var` or state field holding a list or bag (a deck, not a die's
+    faces, which are a range or a constant) that its chance block draws from again, in a `for` or
+    by another `draw`, and never changes: every draw is from the whole collection, as if each card
+    drawn were put back (a deck dealt wants `rest -= c` after `draw c in rest`)."""
+    out = []
+    for block in (d for d in ck.decls if isinstance(d, m.ChanceDecl)):
+        changed = {id(sym) for st in nodes_in(block.body, (m.Assign, m.Update))
+                   if (sym := ck.syms.get(id(st.target))) is not None}
+        draws = [(dr, sym) for dr in nodes_in(block.body, m.Draw) if isinstance(dr.domain, m.Name)
+                 and (sym := ck.syms.get(id(dr.domain))) is not None and sym.kind in ("local", "field")
+                 and sym.type[0] in ("list", "bag") and id(sym) not in changed]
+        loops, told = list(nodes_in(block.body, m.ForStmt)), set()
+        for dr, sym in draws:
+            again = sum(1 for _, other in draws if other is sym) > 1 or any(_within(dr.span, f.span) for f in loops)
+            if again and id(sym) not in told:  # once a collection, at its first draw
+                told.add(id(sym))
+                out.append(Diagnostic(
+                    "draw-put-back", f"each draw from '{sym.name}' is from all of it: nothing in this chance block "
+                    f"takes out what was drawn, so it draws again as if each were put back", dr.span,
+                    f"a deck dealt takes each card out: `{sym.name} -= {dr.targets[0].name}` after the draw (a die's "
+                    "faces drawn again and again are a range or a constant)", severity="warning"))
+    return out
+
+
 def _carried(ck: Checker):
     """(the name a `let` in a `for` binds, the symbol outside the loop its value reads by that name)."""
     for loop in nodes_in(ck.decls, m.ForStmt):

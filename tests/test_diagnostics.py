@@ -2705,6 +2705,26 @@ def test_a_shared_file_checked_alone_says_it_is_no_game_and_its_users_are_not_wa
     assert f"{tmp_path / 'main.rules'}:2:7: warning[unused]: constant 'own' is never used" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("deal, warned", [
+    ("var rest = deck  for k in 1..3 { ‸draw c in rest  hand += c }", True),  # a loop, rest never changed
+    ("var rest = deck  ‸draw a in rest  draw b in rest  hand += a  hand += b", True),  # twice, unchanged
+    ("var rest = deck  for k in 1..3 { draw c in rest  rest -= c  hand += c }", False),  # each card taken out
+    ("for k in 1..3 { draw c in deck  hand += c }", False),  # a constant: a die's faces, say
+    ("var rest = deck  draw c in rest  hand += c", False)])  # drawn once
+def test_a_deck_drawn_from_again_without_taking_out_what_was_drawn_is_a_warning(tmp_path, engine_cli, deal, warned):
+    text = f"const deck = [1, 2, 3, 4]\nstate {{ hand: list<int> = []  done: bool = no }}\n" \
+           f"chance when len(hand) == 0 {{ {deal} }}\naction stop {{ done = yes }}\nturn {{ stop }}\n" \
+           "terminal done\nscore sum(hand)\n"
+    path = tmp_path / "deal.rules"
+    clean, line, col = unmark(text) if "‸" in text else (text, 0, 0)
+    path.write_text(clean, encoding="utf-8")
+    r = engine_cli("validate", str(path), "--playouts", "2")
+    assert r.returncode == 0, r.stderr
+    assert (f"deal.rules:{line}:{col}: warning[draw-put-back]: each draw from 'rest' is from all of it: nothing in "
+            "this chance block takes out what was drawn, so it draws again as if each were put back\n"
+            in r.stderr) == warned and r.stderr.count("warning[") == warned, r.stderr
+
+
 def test_a_shared_file_validated_with_a_game_that_uses_it_is_a_part_of_that_game(tmp_path, engine_cli):
     # `validate *.rules` in a folder of games and the file they share: the shared file is checked through them
     (tmp_path / "shared.rules").write_text("action go { n += 1 }\n", encoding="utf-8")
