@@ -11,8 +11,8 @@ import random
 import re
 import sys
 import time
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 import attrs
