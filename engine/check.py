@@ -139,6 +139,8 @@ class Checker(ExpressionChecks):
                    f"write {bound}, or {form.format(name).replace(' EXPR', '')} ..."
         if hint is None and what in ("name", "state field"):
             hint = self._bound_elsewhere(name, what == "state field", span)
+        if hint is None and what.startswith("field of") and candidates:  # the fields it has, where none is near
+            hint = f"its fields: {', '.join(candidates)}"
         self.error("unknown-name", f"unknown {what} '{name}'", span, hint)
 
     def _bound_later(self, name: str, span: m.Span) -> Optional[str]:
@@ -181,6 +183,13 @@ class Checker(ExpressionChecks):
                                 return (f"'{name}' is bound at {x.span}, in {block}, and seen in that block only: "
                                         f"an expression of {span.file} reads the state's fields, the parameters "
                                         "and the constants; keep the value in a state field to read it")
+                            in_def = next((f for f in self.decls if isinstance(f, m.DefDecl) and span is not None
+                                           and _within(span, f.span)), None)
+                            if in_def is not None:
+                                params = ", ".join([p.name for p in in_def.params] + [name])
+                                return (f"'{name}' is bound at {x.span}, in {block}: a name bound in a block is "
+                                        "seen in that block only, not in a def it calls; pass it as an argument "
+                                        f"(`def {in_def.name.name}({params}) = ...`, called with it)")
                             return (f"'{name}' is bound at {x.span}, in {block}: a name bound in a block is seen "
                                     "in that block only, not in an action it calls; "
                                     + ("to change it there, keep it in a state field" if changed else

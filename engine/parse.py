@@ -146,6 +146,13 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             msg = "expected 'else' and a value: `if COND then A` in an expression needs `else B`"
             hint = "`if COND then A else B` gives one of two values; a statement that only sometimes runs is " \
                    "`if COND { ... }`"
+    elif isinstance(e, UnexpectedToken) and e.token.value == "." and (
+            field := re.match(r"\.(\w+)\s*([-+*]?=)(?!=)", text[e.token.start_pos:])) and \
+            re.search(r"(?:^|\n)\s*(\w+(?:\[[^\]\n]*\])?)$", text[:e.token.start_pos]):
+        target = re.search(r"(\w+(?:\[[^\]\n]*\])?)$", text[:e.token.start_pos]).group(1)
+        msg = f"a record's field is not assigned on its own: `{target}.{field.group(1)} {field.group(2)} ...`"
+        hint = (f"give {target} a whole new value: `{target} = cell({target}.row + 1, {target}.col)` for a cell, "
+                "or the record made anew with its type's name and every field")
     elif isinstance(e, UnexpectedToken) and e.token.value == "," and "'='" in words:
         hint = ("an assignment sets one field: `a, b = x, y` is two statements, a value the first changes kept "
                 "with `let` before it (`let t = xs[i]  xs[i] = xs[j]  xs[j] = t`)")
