@@ -148,7 +148,7 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
                    "`if COND { ... }`"
     elif isinstance(e, UnexpectedToken) and e.token.value == "." and (
             field := re.match(r"\.(\w+)\s*([-+*]?=)(?!=)", text[e.token.start_pos:])) and \
-            re.search(r"(?:^|\n)\s*(\w+(?:\[[^\]\n]*\])?)$", text[:e.token.start_pos]):
+            re.search(r"(?:^|[\s{};])(\w+(?:\[[^\]\n]*\])?)$", text[:e.token.start_pos]):
         target = re.search(r"(\w+(?:\[[^\]\n]*\])?)$", text[:e.token.start_pos]).group(1)
         msg = f"a record's field is not assigned on its own: `{target}.{field.group(1)} {field.group(2)} ...`"
         hint = (f"give {target} a whole new value: `{target} = cell({target}.row + 1, {target}.col)` for a cell, "

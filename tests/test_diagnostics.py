@@ -2725,6 +2725,33 @@ def test_a_deck_drawn_from_again_without_taking_out_what_was_drawn_is_a_warning(
             in r.stderr) == warned and r.stderr.count("warning[") == warned, r.stderr
 
 
+def test_a_name_an_action_binds_read_in_a_def_it_calls_is_told_to_be_passed_to_the_def(tmp_path):
+    text = "def far(i) = i + ‸k\nstate { n: 0..9 = 0 }\naction a { choose k in 1..2  n = min(9, far(n)) }\n" \
+           "turn { a }\nterminal n >= 5\nscore n\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.code, d.span.line, d.span.col) == ("unknown-name", at_line, at_col), errors.render()
+    assert d.hint.endswith("a name bound in a block is seen in that block only, not in a def it calls; pass it as "
+                           "an argument (`def far(i, k) = ...`, called with it)"), d.hint
+
+
+def test_a_field_of_a_record_assigned_on_its_own_is_told_to_give_the_record_a_new_value(tmp_path):
+    text = "state { at: list<cell> = [cell(0, 0)] }\naction a { at[0]‸.row += 1 }\nturn { a }\n" \
+           "terminal at[0].row >= 2\nscore 0\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "syntax", at_line, at_col, "a record's field is not assigned on its own: `at[0].row += ...`",
+        "give at[0] a whole new value: `at[0] = cell(at[0].row + 1, at[0].col)` for a cell, or the record made anew "
+        "with its type's name and every field"), errors.render()
+
+
+def test_an_unknown_field_of_a_record_with_none_near_it_names_the_fields_there_are(tmp_path):
+    text = "state { at: cell = cell(0, 0) }\naction a { at = cell(at.‸x + 1, at.col) }\nturn { a }\n" \
+           "terminal at.row >= 2\nscore 0\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
+        "unknown-name", at_line, at_col, "unknown field of cell 'x'", "its fields: row, col"), errors.render()
+
+
 def test_a_shared_file_validated_with_a_game_that_uses_it_is_a_part_of_that_game(tmp_path, engine_cli):
     # `validate *.rules` in a folder of games and the file they share: the shared file is checked through them
     (tmp_path / "shared.rules").write_text("action go { n += 1 }\n", encoding="utf-8")
