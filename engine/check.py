@@ -489,6 +489,13 @@ class Checker(ExpressionChecks):
                 if not lo.value <= d.default.value <= hi.value:
                     self.error("out-of-domain", f"default {d.default.value} of '{d.name.name}' is not in "
                                f"{lo.value}..{hi.value}", d.default.span)
+        elif isinstance(d.domain, m.SetLit) and (taken := self._taken_names(d.domain)):
+            # `param objective in {largest, count}` beside `def largest`: the set declares no enum
+            self.error("duplicate", f"the values of '{d.name.name}' are names of its own only where all are new: "
+                       + "; ".join(taken), d.domain.span,
+                       "give its values other names (a set of names is a new enum, `{fast, slow}`, or values of one "
+                       "enum declared before)")
+            t = T.ANY
         elif isinstance(d.domain, m.SetLit):
             t = self.expr(d.domain)
             t = t[1] if t != T.ANY else T.ANY
@@ -519,6 +526,21 @@ class Checker(ExpressionChecks):
         if self._default_reads_itself(d):
             self.error("cycle", f"'{d.name.name}' is defined in terms of itself", d.default.span,
                        "a parameter's default is a value, or made of other parameters and constants")
+
+    def _taken_names(self, domain: m.SetLit) -> list:
+        """Where a parameter's set of names holds a name declared as something other than a value
+        (a def, a built-in, a constant...), what each such name already is."""
+        if not domain.items or not all(isinstance(i, m.Name) for i in domain.items):
+            return []
+        out = []
+        for i in domain.items:
+            sym = self.globals.get(i.id)
+            if sym is not None and sym.kind not in ("enumval", "const") or i.id in BOOL_CONSTS:
+                what = {"def": "a def", "builtin": "a built-in function", "action": "an action", "param":
+                        "a parameter", "record": "a record", "type": "a type", "heuristic": "a heuristic",
+                        "field": "a state field"}.get(sym.kind if sym else "", "a value")
+                out.append(f"'{i.id}' is {what}" + (f" (line {sym.span.line})" if sym and sym.span.line else ""))
+        return out
 
     def _default_reads_itself(self, d: m.Param) -> bool:
         """Whether parameter d's default names d, itself or through the defaults of other

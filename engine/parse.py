@@ -146,13 +146,6 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
             msg = "expected 'else' and a value: `if COND then A` in an expression needs `else B`"
             hint = "`if COND then A else B` gives one of two values; a statement that only sometimes runs is " \
                    "`if COND { ... }`"
-    elif isinstance(e, UnexpectedToken) and e.token.value == "." and (
-            field := re.match(r"\.(\w+)\s*([-+*]?=)(?!=)", text[e.token.start_pos:])) and \
-            re.search(r"(?:^|[\s{};])(\w+(?:\[[^\]\n]*\])?)$", text[:e.token.start_pos]):
-        target = re.search(r"(\w+(?:\[[^\]\n]*\])?)$", text[:e.token.start_pos]).group(1)
-        msg = f"a record's field is not assigned on its own: `{target}.{field.group(1)} {field.group(2)} ...`"
-        hint = (f"give {target} a whole new value: `{target} = cell({target}.row + 1, {target}.col)` for a cell, "
-                "or the record made anew with its type's name and every field")
     elif isinstance(e, UnexpectedToken) and e.token.value == "," and "'='" in words:
         hint = ("an assignment sets one field: `a, b = x, y` is two statements, a value the first changes kept "
                 "with `let` before it (`let t = xs[i]  xs[i] = xs[j]  xs[j] = t`)")
@@ -480,8 +473,8 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
     if got == "." and (field := re.search(r"(?:^|[{}\s])(\w+)\s*$", line_before)) and \
             (method := re.match(r"\.\s*(\w+)\s*\(", text[at:])):
         return _method_hint(field.group(1), method.group(1))
-    if got == "." and (record := re.search(r"(?:^|[{}\s])(\w+)\s*$", line_before)) and \
-            re.match(r"\.\s*\w+\s*(?:[-+]?=)(?!=)", text[at:]):
+    if got == "." and (record := re.search(r"(?:^|[{}\s])(\w+(?:\[[^\]\n]*\])?)\s*$", line_before)) and \
+            re.match(r"\.\s*\w+\s*(?:[-+*]?=)(?!=)", text[at:]):
         return f"a record's field cannot be assigned: store a new record whole, `{record.group(1)} = " \
                "RECORD(...)` with the fields it keeps and the one that changes"
     if got == "[" and (outer := re.search(r"(?:^|[{}\s])(\w+)\s*\[([^\[\]]*)\]\s*$", line_before)) and \

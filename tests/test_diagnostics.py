@@ -2725,6 +2725,16 @@ def test_a_deck_drawn_from_again_without_taking_out_what_was_drawn_is_a_warning(
             in r.stderr) == warned and r.stderr.count("warning[") == warned, r.stderr
 
 
+def test_a_parameter_set_of_names_some_already_declared_says_which_and_what_they_are(tmp_path):
+    # a set of names declares an enum only where all are new: `largest` is a def and `count` a built-in
+    text = "param objective in ‸{largest, count} = largest\ndef largest() = 3\nstate { n: 0..3 = 0 }\n" \
+           "action a { n += 1 }\nturn { a }\nterminal n == 3\nscore n\n"
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
+    assert len(errors.diagnostics) == 1 and (d.code, d.span.line, d.span.col, d.message) == (
+        "duplicate", at_line, at_col, "the values of 'objective' are names of its own only where all are new: "
+        "'largest' is a def (line 2); 'count' is a built-in function"), errors.render()
+
+
 def test_a_name_an_action_binds_read_in_a_def_it_calls_is_told_to_be_passed_to_the_def(tmp_path):
     text = "def far(i) = i + ‸k\nstate { n: 0..9 = 0 }\naction a { choose k in 1..2  n = min(9, far(n)) }\n" \
            "turn { a }\nterminal n >= 5\nscore n\n"
@@ -2738,10 +2748,9 @@ def test_a_field_of_a_record_assigned_on_its_own_is_told_to_give_the_record_a_ne
     text = "state { at: list<cell> = [cell(0, 0)] }\naction a { at[0]‸.row += 1 }\nturn { a }\n" \
            "terminal at[0].row >= 2\nscore 0\n"
     d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
-    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
-        "syntax", at_line, at_col, "a record's field is not assigned on its own: `at[0].row += ...`",
-        "give at[0] a whole new value: `at[0] = cell(at[0].row + 1, at[0].col)` for a cell, or the record made anew "
-        "with its type's name and every field"), errors.render()
+    assert (d.code, d.span.line, d.span.col, d.hint) == (
+        "syntax", at_line, at_col, "a record's field cannot be assigned: store a new record whole, `at[0] = "
+        "RECORD(...)` with the fields it keeps and the one that changes"), errors.render()
 
 
 def test_an_unknown_field_of_a_record_with_none_near_it_names_the_fields_there_are(tmp_path):
