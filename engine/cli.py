@@ -324,7 +324,8 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                                chance_only and not stopped, game.is_terminal(game.initial_state()),
                                "dead ends are ends" if stopped and game.dead_ends_end else "dead-end" if stopped
                                else None)
-                     + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings)
+                     + unapplied(chances, game.trigger_decls, missing, playouts, tried, elsewhere, settings,
+                                 game.is_terminal(game.initial_state()))
                      + endless(game.checker, ended, playouts, steps)
                      + loop_cuts(game.compiler.loop_cuts)
                      + [w for look in looks for w in look.warnings()]
@@ -1183,6 +1184,8 @@ def _print_value_and_line(game, value: tuple, line: list, again: bool = False, c
     else:
         print(f"  value{'' if leaf is None else ' of ' + leaf}{where}: "
               + ", ".join(f"{n} {number_text(v)}" for n, v in zip(game.player_names, value)))
+    if not line and game.is_terminal(game.initial_state()):
+        print("  the initial state is already an end: `terminal` holds there, so no move is made")
     chance = game.chance_steps(line)
     before = [game.initial_state()] + [s for _, s in line[:-1]]
     drawn = any(by_chance and len(game.chance_outcomes(s)) > 1 for s, by_chance in zip(before, chance))

@@ -326,14 +326,13 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
     for sym in ck.globals.values():
         if sym.kind != "action" or not sym.span.line or sym.name not in missing:
             continue
-        if sym.name in (elsewhere or {}):
+        if ended_at_start:  # whatever else: nothing runs
+            hint = _ended_at_start(tried, (elsewhere or {}).get(sym.name), "ran", settings)
+        elif sym.name in (elsewhere or {}):
             name, value = elsewhere[sym.name]
             hint = (f"it ran with --set {name}={value} instead of {name}={settings[name]}, so it may be meant for "
                     f"other values of {name}; if it should run with {name}={settings[name]}, a `require` on its "
                     "way may never hold")
-        elif ended_at_start:
-            hint = ("the initial state is already an end: `terminal` holds there"
-                    + ("" if tried else " with these parameter values") + ", so no move is ever made")
         elif stopped:
             hint = ("no player moved in them: each stopped where no move was legal, after chance steps alone"
                     + (" (the dead-end warning says why no move was)" if stopped == "dead-end" else
@@ -355,6 +354,14 @@ def unreached(ck: Checker, missing: set, playouts: int, tried: list = (), elsewh
     return out
 
 
+def _ended_at_start(tried: list, elsewhere: Optional[tuple], did: str, settings: Optional[dict]) -> str:
+    """The hint where the initial state is an end: no move and no chance step is ever made."""
+    return ("the initial state is already an end: `terminal` holds there" + ("" if tried else
+            " with these parameter values") + ", so no move or chance step is ever made"
+            + (f" (it {did} with --set {elsewhere[0]}={elsewhere[1]} instead of {elsewhere[0]}="
+               f"{settings[elsewhere[0]]})" if elsewhere else ""))
+
+
 def _only_after_try(ck: Checker, action: str) -> Optional[m.Span]:
     """The span of a `try` in whose `else` the action is called, where it is called nowhere else."""
     calls = [c for c in nodes_in(ck.decls, m.CallStmt) if c.func.name == action]
@@ -365,7 +372,7 @@ def _only_after_try(ck: Checker, action: str) -> Optional[m.Span]:
 
 
 def unapplied(chances: list, triggers: list, missing: set, playouts: int, tried: list = (),
-              elsewhere: Optional[dict] = None, settings: Optional[dict] = None) -> list:
+              elsewhere: Optional[dict] = None, settings: Optional[dict] = None, ended_at_start: bool = False) -> list:
     """A warning for each chance declaration whose index is in `missing` (it applied in none of
     the random playouts) and each trigger whose ("when", index) is (its condition held after none
     of their moves), nor in the playouts with another value of a parameter named in `tried`.
@@ -378,7 +385,9 @@ def unapplied(chances: list, triggers: list, missing: set, playouts: int, tried:
             continue
         chance = not isinstance(key, tuple)
         did = "applied" if chance else "fired"
-        if key in (elsewhere or {}):
+        if ended_at_start:
+            hint = _ended_at_start(tried, (elsewhere or {}).get(key), did, settings)
+        elif key in (elsewhere or {}):
             name, value = elsewhere[key]
             hint = (f"it {did} with --set {name}={value} instead of {name}={settings[name]}, so it may be meant for "
                     f"other values of {name}")

@@ -2074,7 +2074,19 @@ def test_an_action_that_never_ran_as_the_game_ends_where_it_begins_is_told_so(tm
     assert result.returncode == 0, result.stderr
     assert f"{path}:2:8: warning[unreached]: action 'take' never ran in 2 random playouts\n" in result.stderr
     assert "hint: the initial state is already an end: `terminal` holds there with these parameter values, so no " \
-           "move is ever made\n" in result.stderr, result.stderr
+           "move or chance step is ever made\n" in result.stderr, result.stderr
+    # with a value given under which it would run, that comes first, after the initial state being an end
+    path.write_text("param full in 2..3 = 3\nstate { n: 0..3 = full }\nchance when n == 2 { draw k in 0..1  n -= k }\n"
+                    "action take \"take\" { n -= 1 }\nturn { take }\nterminal n >= 3 or n == 0\nscore n\n",
+                    encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2", "--set", "full=3")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("hint: the initial state is already an end: `terminal` holds there with these "
+                               "parameter values, so no move or chance step is ever made (it ran with --set full=2 "
+                               "instead of full=3)\n") == 1, result.stderr
+    assert result.stderr.count("(it applied with --set full=2 instead of full=3)\n") == 1, result.stderr
+    out = run_engine("solve", path, "--set", "full=3").stdout
+    assert "  the initial state is already an end: `terminal` holds there, so no move is made\n" in out, out
 
 
 def test_an_action_that_never_ran_is_told_where_its_ways_were_dropped(tmp_path, engine_cli):
