@@ -2747,30 +2747,22 @@ def test_a_parameter_set_of_names_some_already_declared_says_which_and_what_they
         "'largest' is a def (line 2); 'count' is a built-in function"), errors.render()
 
 
-def test_a_name_an_action_binds_read_in_a_def_it_calls_is_told_to_be_passed_to_the_def(tmp_path):
-    text = "def far(i) = i + ‸k\nstate { n: 0..9 = 0 }\naction a { choose k in 1..2  n = min(9, far(n)) }\n" \
-           "turn { a }\nterminal n >= 5\nscore n\n"
-    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
-    assert (d.code, d.span.line, d.span.col) == ("unknown-name", at_line, at_col), errors.render()
-    assert d.hint.endswith("a name bound in a block is seen in that block only, not in a def it calls; pass it as "
-                           "an argument (`def far(i, k) = ...`, called with it)"), d.hint
-
-
-def test_a_field_of_a_record_assigned_on_its_own_is_told_to_give_the_record_a_new_value(tmp_path):
-    text = "state { at: list<cell> = [cell(0, 0)] }\naction a { at[0]‸.row += 1 }\nturn { a }\n" \
-           "terminal at[0].row >= 2\nscore 0\n"
-    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
-    assert (d.code, d.span.line, d.span.col, d.hint) == (
-        "syntax", at_line, at_col, "a record's field cannot be assigned: store a new record whole, `at[0] = "
-        "RECORD(...)` with the fields it keeps and the one that changes"), errors.render()
-
-
-def test_an_unknown_field_of_a_record_with_none_near_it_names_the_fields_there_are(tmp_path):
-    text = "state { at: cell = cell(0, 0) }\naction a { at = cell(at.‸x + 1, at.col) }\nturn { a }\n" \
-           "terminal at.row >= 2\nscore 0\n"
-    d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
-    assert (d.code, d.span.line, d.span.col, d.message, d.hint) == (
-        "unknown-name", at_line, at_col, "unknown field of cell 'x'", "its fields: row, col"), errors.render()
+@pytest.mark.parametrize("text, code, hint", [
+    # a name an action binds, read in a def it calls: passed to the def
+    ("def far(i) = i + ‸k\nstate { n: 0..9 = 0 }\naction a { choose k in 1..2  n = min(9, far(n)) }\n",
+     "unknown-name", "a name bound in a block is seen in that block only, not in a def it calls; pass it as an "
+     "argument (`def far(i, k) = ...`, called with it)"),
+    # a field of a record in a list assigned on its own: the whole record gets a new value
+    ("state { at: list<cell> = [cell(0, 0)]  n: 0..9 = 0 }\naction a { at[0]‸.row += 1 }\n", "syntax",
+     "a record's field cannot be assigned: store a new record whole, `at[0] = RECORD(...)` with the fields it keeps "
+     "and the one that changes"),
+    # an unknown field with none near it: the fields there are
+    ("state { at: cell = cell(0, 0)  n: 0..9 = 0 }\naction a { at = cell(at.‸x + 1, at.col) }\n", "unknown-name",
+     "its fields: row, col")])
+def test_a_name_or_field_used_where_it_is_not_gets_a_hint_that_says_what_is_there(tmp_path, text, code, hint):
+    d, (at_line, at_col), errors = first_at_marker(tmp_path, text + "turn { a }\nterminal n >= 5\nscore n\n")
+    assert (d.code, d.span.line, d.span.col) == (code, at_line, at_col), errors.render()
+    assert d.hint.endswith(hint), d.hint
 
 
 def test_a_shared_file_validated_with_a_game_that_uses_it_is_a_part_of_that_game(tmp_path, engine_cli):
