@@ -1040,7 +1040,8 @@ def _first_moves_json(first: tuple, places: Optional[int] = None, lengths: tuple
 def _print_first_moves(game, first: tuple, line: list, lengths: tuple = ()) -> None:
     """The value after each move (or chance outcome) of the initial state, the mover's best
     first, and of moves as good the one the best line takes (`line`) first, marked; with the
-    `lengths` of a whole solve, where all are whole numbers, the moves after which best play ends."""
+    `lengths` of a whole solve, where they are whole numbers and not all the same, the moves after
+    which best play ends."""
     if not first:
         print("  the game has no moves from its initial state")
         return
@@ -1050,7 +1051,8 @@ def _print_first_moves(game, first: tuple, line: list, lengths: tuple = ()) -> N
           + (" (* the best line's)" if taken is not None else "") + ":")
     mover = max(game.current_player(game.initial_state()), 0)
     # stable: as listed, of values as good (rounded, as sums of chances differ in their last bits)
-    ends = dict(zip((id(f) for f in first), lengths)) if lengths and all(
+    # the moves to the end where they tell the moves apart (the quickest of winning moves): whole numbers, not all one
+    ends = dict(zip((id(f) for f in first), lengths)) if not chance and len(set(lengths)) > 1 and all(
         float(n).is_integer() for n in lengths) else {}
     order = first if chance else sorted(first, key=lambda f: (-round(f[1][mover], 9), f[0] != taken))
     for f in order[:MOVES_SHOWN]:

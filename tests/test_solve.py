@@ -1155,11 +1155,15 @@ def test_moves_gives_the_value_after_each_opening_move_the_best_first(tmp_path):
     path = tmp_path / "take.rules"
     path.write_text(TAKE_AWAY)
     out = json.loads(run_engine("solve", path, "--json").stdout)
-    assert out["first_moves"] == [{"move": "take 1", "value": [1, -1]}, {"move": "take 2", "value": [-1, 1]},
-                                  {"move": "take 3", "value": [-1, 1]}]
+    # after taking 1, B takes any and A the rest: 3 moves; after 2 or 3, B takes the rest: 2
+    assert out["first_moves"] == [{"move": "take 1", "value": [1, -1], "moves_to_end": 3},
+                                  {"move": "take 2", "value": [-1, 1], "moves_to_end": 2},
+                                  {"move": "take 3", "value": [-1, 1], "moves_to_end": 2}]
     text = run_engine("solve", path, "--moves").stdout
     assert text.endswith("  the moves of the initial state, each with the value after it (* the best line's):\n"
-                         "    take 1: A 1, B -1 *\n    take 2: A -1, B 1\n    take 3: A -1, B 1\n"), text
+                         "    take 1: A 1, B -1 (best play ends after 3 moves) *\n"
+                         "    take 2: A -1, B 1 (best play ends after 2 moves)\n"
+                         "    take 3: A -1, B 1 (best play ends after 2 moves)\n"), text
     # two moves deep, the score where the lines stop: A's move and B's leave a game not over, -1 for A
     # (current is A again there), whatever they took
     cut = json.loads(run_engine("solve", path, "--depth", "2", "--json").stdout)["first_moves"]
@@ -1340,11 +1344,12 @@ def test_a_rule_failing_in_solve_shows_the_moves_the_solve_went_down_to_it(tmp_p
 
 def test_moves_marks_the_opening_the_best_line_takes_and_lists_it_first_of_those_as_good(tmp_path):
     # QUICK by hand: add 1 and add 2 both reach 4 exactly (value 1), but the best line takes the
-    # quicker, add 2, listed second
+    # quicker, add 2, listed second: 2 then 2, two moves; after 1, three (1 + 1 + 2 at the quickest)
     path = tmp_path / "quick.rules"
     path.write_text(QUICK)
     text = run_engine("solve", path, "--moves").stdout
-    assert text.endswith("(* the best line's):\n    add 2: 1 *\n    add 1: 1\n"), text
+    assert text.endswith("(* the best line's):\n    add 2: 1 (best play ends after 2 moves) *\n"
+                         "    add 1: 1 (best play ends after 3 moves)\n"), text
 
 
 def test_a_view_failing_while_the_solved_line_is_shown_claims_no_line_the_solve_was_on(tmp_path):
