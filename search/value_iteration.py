@@ -575,7 +575,8 @@ def _line(game: Game, states: list, kinds: list, links: list, policy: list, rng=
         elif kind == _CHANCE and rng is not None:
             c = draw([p for _, p in links[i]], rng)
             m = game.chance_outcomes(s)[c][0]
-            seen = set()  # a state met again after a roll is not the best moves going round
+            if len(links[i]) > 1:  # a state met again after a roll is not the best moves going round
+                seen = set()       # (after a roll of one outcome, it is)
         else:
             break
         j = links[i][c][0]

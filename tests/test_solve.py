@@ -337,6 +337,19 @@ def test_a_line_that_goes_round_for_free_after_a_step_is_worth_what_that_step_to
     assert moves == (["go", "wait"] if best == -1 else ["go", "go", "go"])
 
 
+def test_a_line_that_goes_round_through_a_roll_of_one_outcome_comes_round(tmp_path):
+    # by hand: quitting ends at -1; spinning goes round for ever, worth 0, so best play spins. The roll has one
+    # outcome (1): the state after it comes back every second spin, as a line without chance would
+    path = tmp_path / "spin.rules"
+    path.write_text("state { pos: 0..1 = 0  rolled: bool = no  quit: bool = no }\n"
+                    "chance when not rolled { draw d in [1]  pos = (pos + d) % 2  rolled = yes }\n"
+                    'action spin "spin" { rolled = no }\naction stop "quit" { quit = yes }\n'
+                    "turn { either { spin } or { stop } }\nterminal quit\nscore 0 - 1\n")
+    out = json.loads(run_engine("solve", path, "--json").stdout)
+    assert (out["value"], out["comes_round"]) == ([0], True), out
+    assert [m["move"] for m in out["best_line"][1:]] == ["d = 1", "spin", "d = 1", "spin"], out  # back at the start
+
+
 def test_a_rule_failing_in_the_initial_state_points_to_no_check_command(tmp_path):
     path = tmp_path / "div.rules"
     path.write_text("state { n: 0..3 = 0 }\naction go { n += 6 // (n - 0) }\nturn { go }\nterminal n == 3\nscore n\n")
