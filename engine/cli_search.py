@@ -625,9 +625,21 @@ def _by_the_first_heuristic(args, game) -> list:
             continue
         algo, own = agent_spec(spec, game)
         if "heuristic" in TAKES.get(algo, ()) and "heuristic" not in own and \
-                "heuristic" not in game.agent_options.get(algo, {}) and spec not in out:
+                "heuristic" not in game.agent_options.get(algo, {}) and spec not in out and \
+                _reads_heuristic(algo, own, args, game):
             out.append(spec)
     return out
+
+
+def _reads_heuristic(algo: str, own: dict, args, game) -> bool:
+    """Whether an agent reads its heuristic: mcts only where its rollouts stop at a depth, or its
+    tree at chance steps (by its own options, the command line's or the file's `agent`)."""
+    if algo != "mcts":
+        return True
+    given = [own, vars(args), game.agent_options.get(algo, {})]
+    depth = next((o["depth"] for o in given if o.get("depth") is not None), None)
+    horizon = next((o["horizon"] for o in given if o.get("horizon") is not None), None)
+    return isinstance(depth, int) or horizon == "chance"
 
 
 def cmd_play(args) -> int:
