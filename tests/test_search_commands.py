@@ -716,11 +716,11 @@ def test_play_names_the_heuristic_the_agents_given_none_take():
     chosen = run_engine("play", "rules/tictactoe.rules", "--agents", "osla:heuristic=score,random", "--games", "2",
                         "--budget", "20").stdout
     assert "the file's first" not in chosen
-    # mcts reads a heuristic only where its rollouts stop at a depth (or its tree at chance steps): to the end,
-    # the default, it reads none
-    for agents, named in (("mcts,random", False), ("mcts:depth=2,random", True)):
+    # mcts reads a heuristic only where its rollouts stop at a depth (or its tree at chance steps): the file's
+    # `agent mcts { depth = 0 }` stops them; played to the end, it reads none
+    for agents, named in (("mcts,random", True), ("mcts:depth=end,random", False), ("mcts:depth=2,random", True)):
         text = run_engine("play", "rules/tictactoe.rules", "--agents", agents, "--games", "2", "--budget", "20").stdout
-        assert ("the heuristic of mcts" in text) == named, text
+        assert ("the heuristic of mcts" in text) == named, (agents, text)
 
 
 def test_show_before_the_file_shows_the_final_states_and_a_word_it_does_not_take_is_named():
