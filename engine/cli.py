@@ -1283,6 +1283,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     """solve for a game that can come back to a state: value iteration over all its states."""
     if args.plot is not None:
         raise UsageError("--plot: the game can come back to a state it was in, so it has no count of paths to plot")
+    _no_lines_with_chance(args, game)  # the first reason, where chance moved before the game came round
     if args.lines is not None and game.num_players > 1:
         raise UsageError(f"--lines {args.lines}: the game can come back to a state it was in; the lines of best play "
                          "of such a game are counted for one player (a puzzle's shortest solutions), not several")

@@ -1489,6 +1489,19 @@ def test_lines_that_cannot_be_listed_are_a_usage_error(tmp_path, flags, message)
     assert (r.returncode, r.stderr) == (2, f"error: {message}\n")
 
 
+def test_lines_of_a_game_of_two_players_with_chance_that_comes_round_are_refused_for_the_chance(tmp_path):
+    # two reasons hold: the game comes round with two players, and chance moves; chance is the one told
+    path = tmp_path / "spin2.rules"
+    path.write_text("players A, B\nstate { pos: 0..1 = 0  rolled: bool = no  quit: bool = no }\n"
+                    "chance when not rolled { draw d in [1, 2]  pos = (pos + d) % 2  rolled = yes }\n"
+                    'action spin "spin" { rolled = no }\naction stop "quit" { quit = yes }\n'
+                    "turn { either { spin } or { stop } }\nterminal quit\nscore for p: pos\n")
+    r = run_engine("solve", path, "--lines", "1")
+    assert (r.returncode, r.stderr) == (2, "error: --lines 1: lists the lines of best play of a whole game without "
+                                           "chance (with chance, best play is a policy for every outcome, not "
+                                           "lines: --policy writes it)\n")
+
+
 def test_an_entry_of_a_map_of_maps_or_a_key_that_is_a_set_is_taken_away_by_minus_equals(tmp_path):
     # by hand: l[A] loses key 1 (2 left of 1, 2), m loses the key {} (the empty set): 2 + 2 = 4
     path = tmp_path / "maps.rules"
