@@ -473,10 +473,13 @@ def _measures_json(args, measured: tuple, places: int) -> dict:
                          for (text, _, _), v in zip(args.measured, measured)]} if args.measured else {}
 
 
-def _print_measures(game, args, measured: tuple) -> None:
+def _print_measures(game, args, measured: tuple, round_: bool = False) -> None:
+    """Each --measure's value at the end under best play; `round_`: best play never ends (a line that
+    goes round counts 0, as value iteration values it)."""
     if args.measured:
         width = max(len(text) for text, _, _ in args.measured)
         print("  at the end of the game under the best play found"
+              + (" (which comes round: a line that never ends counts 0)" if round_ else "")
               + (", expected (chance weighing the outcomes):" if game.chance_seen else ":"))
         for (text, _, _), v in zip(args.measured, measured):
             print(f"    {text:<{width}}  {number_text(v)}")
@@ -1361,7 +1364,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
     _print_value_and_line(game, fp.value, fp.best_line, fp.comes_back, seed=args.seed, show=args.show)
     if args.moves:
         _print_first_moves(game, fp.first_moves, fp.best_line)
-    _print_measures(game, args, fp.measured)
+    _print_measures(game, args, fp.measured, fp.comes_back)
     _print_best_lines(game, best_lines)
     _print_invariants_time(visit, seconds)
     _print_policy(policy)

@@ -348,6 +348,10 @@ def test_a_line_that_goes_round_through_a_roll_of_one_outcome_comes_round(tmp_pa
     out = json.loads(run_engine("solve", path, "--json").stdout)
     assert (out["value"], out["comes_round"]) == ([0], True), out
     assert [m["move"] for m in out["best_line"][1:]] == ["d = 1", "spin", "d = 1", "spin"], out  # back at the start
+    # a measure of it says the line that never ends counts 0: no end is reached to measure
+    text = run_engine("solve", path, "--measure", "1").stdout
+    assert text.endswith("  at the end of the game under the best play found (which comes round: a line that never "
+                         "ends counts 0), expected (chance weighing the outcomes):\n    1  0\n"), text
 
 
 def test_a_rule_failing_in_the_initial_state_points_to_no_check_command(tmp_path):
