@@ -10,11 +10,11 @@ from .alpha_beta_agent import alpha_beta_agent
 from .backtrack import backtrack
 from .beam import beam
 from .budget import Budgeted, Result, rollout
-from .protocol import CHANCE
 from .flat_mc import flat_mc
 from .max_score import max_score
 from .mcts import mcts
 from .osla import osla
+from .protocol import CHANCE
 from .random_walk import random_walk
 from .rhea import rhea
 
@@ -146,8 +146,8 @@ def plan(game, state, name: str, *, budget: int, rng, opts: Options = Options(),
     probe = _probe(fm, state, rng)
     length, decisions, first = len(probe), 0, None
     # a random line stuck at a dead end is no measure of a line whose decisions stay clear of them
-    # (a puzzle where most placements get stuck): the moves left are taken to be at least one more
-    # than those made, so that each decision leaves some budget to the next
+    # (a puzzle where most placements get stuck): the moves left, this one included, are taken to be
+    # at least two more than those made, so that each decision leaves some budget to the next
     stuck = bool(probe) and not game.is_terminal(probe[-1][1]) and _ended(game, probe[-1][1])
 
     def result():
