@@ -337,14 +337,20 @@ def test_a_line_that_goes_round_for_free_after_a_step_is_worth_what_that_step_to
     assert moves == (["go", "wait"] if best == -1 else ["go", "go", "go"])
 
 
+SPIN = """state { pos: 0..1 = 0  rolled: bool = no  quit: bool = no }
+chance when not rolled { draw d in ROLL  pos = (pos + d) % 2  rolled = yes }
+action spin "spin" { rolled = no }
+action stop "quit" { quit = yes }
+turn { either { spin } or { stop } }
+terminal quit
+"""
+
+
 def test_a_line_that_goes_round_through_a_roll_of_one_outcome_comes_round(tmp_path):
     # by hand: quitting ends at -1; spinning goes round for ever, worth 0, so best play spins. The roll has one
     # outcome (1): the state after it comes back every second spin, as a line without chance would
     path = tmp_path / "spin.rules"
-    path.write_text("state { pos: 0..1 = 0  rolled: bool = no  quit: bool = no }\n"
-                    "chance when not rolled { draw d in [1]  pos = (pos + d) % 2  rolled = yes }\n"
-                    'action spin "spin" { rolled = no }\naction stop "quit" { quit = yes }\n'
-                    "turn { either { spin } or { stop } }\nterminal quit\nscore 0 - 1\n")
+    path.write_text(SPIN.replace("ROLL", "[1]") + "score 0 - 1\n")
     out = json.loads(run_engine("solve", path, "--json").stdout)
     assert (out["value"], out["comes_round"]) == ([0], True), out
     assert [m["move"] for m in out["best_line"][1:]] == ["d = 1", "spin", "d = 1", "spin"], out  # back at the start
@@ -1496,10 +1502,7 @@ def test_lines_that_cannot_be_listed_are_a_usage_error(tmp_path, flags, message)
 def test_lines_of_a_game_of_two_players_with_chance_that_comes_round_are_refused_for_the_chance(tmp_path):
     # two reasons hold: the game comes round with two players, and chance moves; chance is the one told
     path = tmp_path / "spin2.rules"
-    path.write_text("players A, B\nstate { pos: 0..1 = 0  rolled: bool = no  quit: bool = no }\n"
-                    "chance when not rolled { draw d in [1, 2]  pos = (pos + d) % 2  rolled = yes }\n"
-                    'action spin "spin" { rolled = no }\naction stop "quit" { quit = yes }\n'
-                    "turn { either { spin } or { stop } }\nterminal quit\nscore for p: pos\n")
+    path.write_text("players A, B\n" + SPIN.replace("ROLL", "[1, 2]") + "score for p: pos\n")
     r = run_engine("solve", path, "--lines", "1")
     assert (r.returncode, r.stderr) == (2, "error: --lines 1: lists the lines of best play of a whole game without "
                                            "chance (with chance, best play is a policy for every outcome, not "
