@@ -747,15 +747,25 @@ def test_taking_entries_away_from_a_map_one_at_a_time_reaches_every_part_of_it(t
 
 
 def test_a_best_line_that_repeats_one_step_prints_it_once_with_the_count(tmp_path):
-    # the roll is not kept, so every outcome leads back to the one state: the line goes round to its
-    # limit of 1,000 steps, the first printed and the other 999 counted
+    # a roll of 1..20 that only a 20 gets past: the other outcomes lead back to the one state, drawn
+    # again and again (with --seed 0, 17 times) before the 20, the first printed and the rest counted
     path = tmp_path / "rolls.rules"
+    path.write_text("state { n: 0..3 = 0 }\nchance when n == 0 { draw d in 1..20  if d == 20 { n = 2 } }\n"
+                    "action stop { n += 1 }\nturn { stop }\nterminal n >= 1\nscore n\n")
+    r = run_engine("solve", path)
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"\n    chance: d = 1, 2, 3, 4, 5 or 14 more\n    \(the same step \d+ more times\)\n"
+                     r"    chance: d = 20\n$", r.stdout), r.stdout
+    # a roll that is not kept: every outcome leads back to the one state, which is all the roll does,
+    # so the line comes round at once (a roll of one outcome, in effect), with no end
     path.write_text("state { n: 0..3 = 0 }\nchance when n == 0 { draw d in 1..6 }\naction stop { n += 1 }\n"
                     "turn { stop }\nterminal n >= 1\nscore n\n")
     r = run_engine("solve", path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.endswith("    chance: d = 1, 2, 3, 4, 5 or 6\n    (the same step 999 more times)\n"
-                             "    and on: the line is shown to its first 1,000 moves\n"), r.stdout
+    assert r.stdout.endswith("    chance: d = 1, 2, 3, 4, 5 or 6\n    and round again: the line comes back to a state "
+                             "it was in, so best play never ends there, which is worth 0 to every player (where every "
+                             "end scores below 0, going round is best: a score shifted up, or an end the game comes "
+                             "to, makes ending worth more)\n"), r.stdout
 
 
 def test_a_game_whose_lines_never_end_nor_come_back_is_refused(tmp_path):
