@@ -210,6 +210,10 @@ def _chosen(name: str, chosen: str, values: list) -> list:
         if wrong:
             raise UsageError(f"--sweep {name}={chosen}: {', '.join(wrong)} is not a value of {name}; its values: "
                              f"{_listed(values)}")
+        twice = sorted({v for v in picked if picked.count(v) > 1}, key=picked.index)
+        if twice:
+            raise UsageError(f"--sweep {name}={chosen}: {', '.join(twice)} is named twice; a row is solved once for "
+                             f"each value")
         picked = sorted(set(picked), key=int) if isinstance(values, NumbersText) else \
             [v for v in values if v in picked]
     if not picked:

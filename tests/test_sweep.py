@@ -228,7 +228,8 @@ def test_a_sweep_of_some_values_and_one_stopped_by_ctrl_c_keeps_the_rows_solved(
     for spec, message in [("n=1,12", "12 is not a value of n; its values: 1..9"),
                           ("n=10..12", "none of the values of n (1..9)"), ("n=a..b", "expected whole numbers A..B"),
                           ("n=8..10", "10 is not a value of n; its values: 1..9"),  # not 8 and 9 alone
-                          ("n=0..10", "0 and 10 are not values of n; its values: 1..9")]:
+                          ("n=0..10", "0 and 10 are not values of n; its values: 1..9"),
+                          ("n=3,3", "3 is named twice; a row is solved once for each value")]:
         r = run_engine("solve", path, "--sweep", spec)
         assert (r.returncode, r.stderr) == (2, f"error: --sweep {spec}: {message}\n")
 
