@@ -53,6 +53,10 @@ OTHER_LANGUAGES = {
                                              "block draws one (`draw c in deck`) and takes it out (`deck -= c`)"),
 }
 """Hints for names that other languages have and the rules language spells otherwise."""
+RANDOM_FUNCTIONS = dict.fromkeys(("random", "rand", "randint", "randrange", "roll", "dice", "choice"),
+                                 "chance moves in a `chance when COND { ... }` block, which draws its outcomes "
+                                 "(`draw d in 1..6`, then `roll = d`)")
+"""Hints for a call of a random function: a random choice is chance's."""
 OTHER_LANGUAGE_STATEMENTS = {
     "return": "an action has no `return`: its path ends with its block, and `require COND` drops the path "
               "where COND is false",
@@ -123,7 +127,8 @@ class Checker(ExpressionChecks):
 
     def unknown(self, what: str, name: str, span: m.Span, candidates):
         near = did_you_mean(name, candidates)
-        hint = OTHER_LANGUAGES.get(name) if what in ("name", "function") else \
+        hint = RANDOM_FUNCTIONS.get(name, OTHER_LANGUAGES.get(name)) if what == "function" else \
+            OTHER_LANGUAGES.get(name) if what == "name" else \
             OTHER_LANGUAGE_STATEMENTS.get(name) if what == "action" else None
         if near and hint is None:
             sym = self.globals.get(near) if not what.startswith("field of") else None  # a record's, not a global

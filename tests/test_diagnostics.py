@@ -1417,6 +1417,9 @@ NAMES_GAME = """
     ("len(‸shuffle(keys(seen)))", "unknown function 'shuffle'",
      "a shuffled deck is dealt a card at a time as chance's: a `chance` block draws one (`draw c in deck`) and "
      "takes it out (`deck -= c`)"),
+    ("‸randint(1, 6)", "unknown function 'randint'",
+     "chance moves in a `chance when COND { ... }` block, which draws its outcomes (`draw d in 1..6`, then "
+     "`roll = d`)"),
 ])
 def test_a_name_from_another_language_gets_a_hint(tmp_path, what, message, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, snippet(NAMES_GAME.replace("WHAT", what)))
@@ -2471,6 +2474,20 @@ def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_p
     assert result.returncode == 1 and result.stderr.startswith(
         f"{path}:3:18: error[runtime]: index 10 is outside a list of 10 elements: "
         "[0, 2, 4, 6, 8, 10, 12, 14, 16, 18] (while setting up the game with --set n=10)\n"), result.stderr
+
+
+def test_validate_plays_the_ends_of_a_parameter_range_it_was_not_given(tmp_path, engine_cli):
+    # a die of 6 faces rolls past the field's 0..3, which holds the rolls of the default 3 faces; every
+    # action runs with the default, so no unreached action leads validate to other values
+    path = tmp_path / "die.rules"
+    path.write_text("param faces in 1..6 = 3\nstate { roll: 0..3 = 1  turns: 0..5 = 0 }\n"
+                    "chance when roll == 0 { draw d in 1..faces  roll = d }\naction throw { roll = 0  turns += 1 }\n"
+                    "turn { throw }\nterminal turns == 5\nscore turns\n", encoding="utf-8")
+    result = engine_cli("validate", str(path), "--playouts", "2")
+    assert result.returncode == 1, result.stderr
+    assert "error[runtime]: the outcomes of the chance block weigh 1/2 in all: expected 1 (in a random " \
+        "playout with --set faces=6)" in result.stderr, result.stderr
+    assert engine_cli("validate", str(path), "--playouts", "2", "--set", "faces=2").returncode == 0  # given: not changed
 
 
 @pytest.mark.parametrize("default, needs, warned", [(0, "h > 0", False), (10, "h == 0", False), (10, "h == 20", False),
