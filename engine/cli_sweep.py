@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import itertools
 import json
-import math
 import re
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Callable
 
+from .check import names_in
 from .diagnostics import Forbidden, RuleErrors, RuleRuntimeError, UsageError, counted
 from .interrupt import interrupted_by
 from .load import ANY_NUMBER, SWEEP_MOST, NumbersText, load_game, parse_settings, sweep_values, titled
@@ -57,26 +56,38 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             raise UsageError(f"--sweep {name}: {name} is set by --set {name}={settings[name]}; sweep it or set it")
     game = load_game(args.file, settings, forbid=False)  # the parameters' values, whatever their defaults
     game.started_from = getattr(args, "start", None)  # the title says so, as a single solve's does
-    axes = []  # the values of each parameter swept, as --set takes them
-    for name, _, chosen in specs:
-        values = sweep_values(game, name, named=bool(chosen))
-        if chosen:
-            values = _chosen(name, chosen, values)
-        if len(values) > SWEEP_MOST:
-            raise UsageError(f"--sweep {name}: {len(values):,} values ({values[0]}..{values[-1]}), more than "
-                             f"{SWEEP_MOST:,}; --sweep {name}=A..B solves those from A to B")
-        axes.append(values)
-    if math.prod(len(values) for values in axes) > SWEEP_MOST:
-        raise UsageError(f"--sweep {' --sweep '.join(args.sweep)}: "
-                         f"{' x '.join(f'{len(values):,}' for values in axes)} runs, more than {SWEEP_MOST:,}; "
-                         "name fewer values of one: --sweep NAME=A..B or NAME=V,W,...")
-    combos = list(itertools.product(*axes))
+    axes = []  # the values of each parameter swept, as --set takes them (with the first values of those before)
+    combos: list = [()]
+    left_out = []  # (the values before, the value named, the values it may take with them) not solved
+    for k, (name, _, chosen) in enumerate(specs):
+        after = next((n.id for n in names_in(_domain(game, name)) if n.id in names[k + 1:]), None)
+        if after:
+            raise UsageError(f"--sweep {name}: its values are worked out from {after}, swept after it; sweep {after} "
+                             f"first: --sweep {after} --sweep {name}")
+        per = {before: _values_with(args.file, settings, names, before, name) or sweep_values(game, name)
+               for before in (combos if k and _reads_settings(game, name) else ())}  # its range read from them
+        values = _chosen(name, chosen, _union(per.values())) if chosen and per else \
+            _values(game, name, chosen) if not per else None
+        for before, vs in per.items():
+            picked = [v for v in values if v in vs] if values is not None else vs
+            left_out += [(before, v, vs) for v in values or () if v not in vs]
+            per[before] = picked
+        for vs in (values or (), *per.values()):
+            if len(vs) > SWEEP_MOST:
+                raise UsageError(f"--sweep {name}: {len(vs):,} values ({vs[0]}..{vs[-1]}), more than "
+                                 f"{SWEEP_MOST:,}; --sweep {name}=A..B solves those from A to B")
+        axes.append(per[combos[0]] if per else values)
+        combos = [(*before, v) for before in combos for v in per.get(before, values)]
+        if len(combos) > SWEEP_MOST:
+            raise UsageError(f"--sweep {' --sweep '.join(args.sweep)}: "
+                             f"{' x '.join(f'{len(values):,}' for values in axes)} runs, more than {SWEEP_MOST:,}; "
+                             "name fewer values of one: --sweep NAME=A..B or NAME=V,W,...")
     one = len(names) == 1
     bar = ProgressBar(len(combos), f"values of {names[0]}" if one else "runs", eta=True)
     runs, status, interrupted = [], 0, False
     usage: list = []  # (the settings, the message) of each run refused as a usage error
     # numbers of the last parameter to skip past too many states; values the user named are each solved
-    numbers = all(v.lstrip("-").isdigit() for v in axes[-1]) and not specs[-1][2]
+    numbers = all(combo[-1].lstrip("-").isdigit() for combo in combos) and not specs[-1][2]
     too_many = {}  # the others' values: the number of the last parameter whose states outgrew --max-states
     told = None  # the first combination whose states outgrew --max-states, its message shown in full
     no_end = False  # whether a run's message that no end can be reached was shown (once: each row says it)
@@ -138,14 +149,56 @@ def sweep(args, solve_one: Callable[[argparse.Namespace], int]) -> int:
             print(f"with {setting}: error: {text}", file=sys.stderr)
     if args.json:
         start = {"from": game.started_from} if game.started_from else {}
+        unsolved = {"not_values": [{"swept": [_as_json(v) for v in (*before, value)], "values": _listed(vs)}
+                                   for before, value, vs in left_out]} if left_out else {}
         print(json.dumps({"game": game.title, **start, "sweep": names[0] if one else names, "runs": runs,
-                          "interrupted": interrupted}))
+                          **unsolved, "interrupted": interrupted}))
     else:
         _print_table(game, args, names, combos, runs)
         _print_skipped(args, names, combos, runs, too_many)
+        for before, value, vs in left_out:
+            print(f"  not solved: {names[len(before)]}={value} with {_named(names, before)}, where "
+                  f"{names[len(before)]} takes {_listed(vs)}")
         if interrupted:
             _print_interrupted(specs, axes, combos[len(runs)])
     return 130 if interrupted else status
+
+
+def _values(game, name: str, chosen: str) -> list:
+    """The values of the parameter `name` to sweep (those `chosen` names, if any) in `game`."""
+    values = sweep_values(game, name, named=bool(chosen))
+    return _chosen(name, chosen, values) if chosen else values
+
+
+def _values_with(path: str, settings: dict, names: list, before: tuple, name: str) -> list:
+    """Every value of the parameter `name` with those `before` it set; none where the game does not
+    set up so (its runs say why)."""
+    try:
+        return sweep_values(load_game(path, {**settings, **dict(zip(names, before))}, forbid=False), name)
+    except (RuleErrors, RuleRuntimeError):
+        return []
+
+
+def _union(lists) -> list:
+    """The values of all of `lists`, each once, in the order of their numbers if all are numbers."""
+    values = list(dict.fromkeys(v for vs in lists for v in vs))
+    if not all(v.lstrip("-").isdigit() for v in values):
+        return values
+    numbers = sorted(int(v) for v in values)
+    return NumbersText(numbers[0], numbers[-1]) if numbers[-1] - numbers[0] == len(numbers) - 1 else \
+        [str(n) for n in numbers]
+
+
+def _reads_settings(game, name: str) -> bool:
+    """Whether the values the parameter `name` takes are worked out from a parameter or constant
+    (`param trump in -1..suits - 1`), so may differ with another parameter's value."""
+    return any(getattr(game.checker.globals.get(n.id), "kind", None) in ("param", "const")
+               for n in names_in(_domain(game, name)))
+
+
+def _domain(game, name: str):
+    """The values a parameter is declared to take (`1..n` of `param k in 1..n`), if any."""
+    return getattr(getattr(game.checker.globals.get(name), "decl", None), "domain", None)
 
 
 def _named(names: list, combo: tuple) -> str:

@@ -274,6 +274,42 @@ def test_a_grid_skips_the_last_numbers_past_too_many_states_for_each_value_of_th
     assert "skipped" not in r.stdout  # values named are each tried
 
 
+# by hand: one step at a time from 0 until x >= suits + trump, so the best score is suits + trump (1 at
+# least); trump takes -1..suits - 1, so trump=2 only with suits=3
+DEPENDENT = """param suits in 2..3 = 2
+param trump in -1..suits - 1 = -1
+state { x: 0..5 = 0 }
+action step { x += 1 }
+turn { step }
+terminal x >= suits + trump
+score x
+"""
+
+
+def test_a_grid_takes_the_values_of_a_range_worked_out_from_a_parameter_swept_before_it(tmp_path):
+    path = tmp_path / "dependent.rules"
+    path.write_text(DEPENDENT)
+    r = run_engine("solve", path, "--sweep", "suits", "--sweep", "trump")
+    assert r.returncode == 0, r.stderr
+    assert [row.split()[:3] for row in r.stdout.splitlines()[2:]] == [
+        ["2", "-1", "1"], ["2", "0", "2"], ["2", "1", "3"], ["3", "-1", "2"], ["3", "0", "3"], ["3", "1", "4"],
+        ["3", "2", "5"]]
+    r = run_engine("solve", path, "--sweep", "suits", "--sweep", "trump=1..2")  # 2 named: solved where it is a value
+    assert r.returncode == 0, r.stderr
+    assert [row.split()[:3] for row in r.stdout.splitlines()[2:-1]] == [["2", "1", "3"], ["3", "1", "4"],
+                                                                         ["3", "2", "5"]]
+    assert r.stdout.splitlines()[-1] == "  not solved: trump=2 with suits=2, where trump takes -1..1"
+    r = run_engine("solve", path, "--sweep", "suits", "--sweep", "trump=2", "--json")
+    out = json.loads(r.stdout)
+    assert ([run["swept"] for run in out["runs"]], out["not_values"]) == ([[3, 2]], [{"swept": [2, 2],
+                                                                                      "values": "-1..1"}])
+    r = run_engine("solve", path, "--sweep", "suits", "--sweep", "trump=3")
+    assert (r.returncode, r.stderr) == (2, "error: --sweep trump=3: 3 is not a value of trump; its values: -1..2\n")
+    r = run_engine("solve", path, "--sweep", "trump", "--sweep", "suits")
+    assert (r.returncode, r.stderr) == (2, "error: --sweep trump: its values are worked out from suits, swept after "
+                                           "it; sweep suits first: --sweep suits --sweep trump\n")
+
+
 def test_a_grid_of_more_runs_than_a_sweep_takes_is_a_usage_error(tmp_path):
     path = tmp_path / "grid.rules"
     path.write_text(GRID.replace("param n in 1..3 = 1", "param n in 1..200 = 1").replace("1..2 = 2", "1..100 = 2"))
