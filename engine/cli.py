@@ -940,7 +940,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
     t0 = time.perf_counter()
     game.remember_states = False  # a state searched again with other bounds lists its moves again
     bar = ProgressBar(None, "states searched")
-    watch = None if args.heuristic is None else _ScaleWatch(game, args.heuristic)
+    watch = None if args.heuristic is None else _ScaleWatch(game, args.heuristic, lead=True)
     try:
         try:
             found = alpha_beta(game, max_states=args.max_states, rng=random.Random(args.seed), valued=bar.update,
@@ -951,14 +951,6 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
                 watch.stop()
     except NotConstantSum as e:
         names = ", ".join(game.player_names)
-        if e.at_cut:
-            by = "the score" if args.heuristic is None else f"the heuristic {args.heuristic}"
-            return _solve_failed(args, f"--alpha-beta: the values ({names}) of two states, by {by} where --depth "
-                                 f"stops the lines or by the returns at an end, add up to different totals, "
-                                 f"{_returns_text(e.first)} and {_returns_text(e.other)}, so one player's gain is "
-                                 "not the other's loss, as alpha-beta takes it to be; a heuristic that values the "
-                                 "players so that they add up to what the ends do (0 for a win of 1 and a loss of "
-                                 "-1) fits it, and solve --depth without --alpha-beta takes any")
         return _solve_failed(args, f"--alpha-beta: the returns ({names}) of two ends add up to different totals, "
                              f"{_returns_text(e.first)} and {_returns_text(e.other)}, so one player's gain is not "
                              "the other's loss, as alpha-beta takes it to be; solve without --alpha-beta values any "
@@ -1141,19 +1133,22 @@ weights, exact but for the float's last bits (the text rounds to 4)."""
 
 class _ScaleWatch:
     """With --depth and --heuristic, where the lines stop valued by the heuristic and the ends met
-    before by the score: the highest value of the heuristic for each player, and the returns of the
-    ends (seen through the game's `returns` until `stop`)."""
+    before by the score: the highest value of the heuristic for each player (with `lead`, as
+    alpha-beta takes it: the player's lead over the other, about the ends' total), and the returns
+    of the ends (seen through the game's `returns` until `stop`)."""
 
-    def __init__(self, game, heuristic: str):
-        self.game, self.heuristic = game, heuristic
+    def __init__(self, game, heuristic: str, lead: bool = False):
+        self.game, self.heuristic, self.lead = game, heuristic, lead
         self.top: list = [None] * game.num_players
         self.ends: list = [set() for _ in range(game.num_players)]
+        self.total = None  # the sum of the returns of the first end met
         returns = type(game).returns
 
         def seen(s):
             r = returns(game, s)
             for p, x in enumerate(r):
                 self.ends[p].add(round(x, 9))
+            self.total = sum(r) if self.total is None else self.total
             return r
         game.returns = seen
 
@@ -1162,7 +1157,8 @@ class _ScaleWatch:
 
     def leaf(self, s) -> list:
         values = [self.game.evaluate(s, self.heuristic, p) for p in range(self.game.num_players)]
-        self.top = [v if t is None or v > t else t for v, t in zip(values, self.top)]
+        tops = [values[0] - values[1], values[1] - values[0]] if self.lead else values
+        self.top = [v if t is None or v > t else t for v, t in zip(tops, self.top)]
         return values
 
     def note(self) -> Optional[str]:
@@ -1170,6 +1166,8 @@ class _ScaleWatch:
         and the heuristic valued a state where the lines stop above the best end for a player: that
         state outranked every end."""
         for p, (top, ends) in enumerate(zip(self.top, self.ends)):
+            if self.lead and top is not None and self.total is not None:
+                top = (top + self.total) / 2
             if top is not None and 2 <= len(ends) <= 3 and top > max(ends):
                 name = self.game.player_names[p]
                 return (f"the heuristic {self.heuristic} values a state where the lines stop at {number_text(top)} "

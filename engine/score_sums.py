@@ -1,8 +1,8 @@
 """validate's look at the score before the end: in a game of several players whose returns add up
 to the same at every end the playouts reached, a state before the end where they add up to another
-total. The agents value the states where their lines stop by the score (alpha-beta refuses such a
-game in play), so a score that means something only at the end (`if won(p) then 1 else -1`)
-misleads them where the file declares no heuristic."""
+total. The agents value the states where their lines stop by the score, so a score that means
+something only at the end (`if won(p) then 1 else -1`) misleads them where the file declares no
+heuristic."""
 from __future__ import annotations
 
 from typing import Optional
@@ -55,6 +55,6 @@ class ScoreSums:
             f"reached, but to {number_text(round(sum(returns), 9))} "
             + ("in the initial state" if moves == 0 else f"after {counted(moves, 'move')}") + f" ({shown})",
             decl.span, "agents value the states where their lines stop by the score when the file declares no "
-            "heuristic, and alpha-beta takes one player's gain for the other's loss: a score that holds before "
-            "the end as at it (if won(p) then 1 else if won(other(p)) then -1 else 0), or a `heuristic`, tells "
-            "them how a game stands", severity="warning")]
+            "heuristic: a score that holds before the end as at it (if won(p) then 1 else if won(other(p)) then -1 "
+            "else 0), or a `heuristic`, tells them how a game stands; where the score does so already (the points "
+            "taken so far), a heuristic of it says so (`heuristic taken for p = ...`)", severity="warning")]

@@ -30,10 +30,14 @@ class NotConstantSum(Exception):
     """Two ends whose returns add up to different totals: one player's gain is not the other's loss,
     which alpha-beta's bounds take for granted."""
 
-    def __init__(self, first: tuple, other: tuple, state, at_cut: bool = False):
+    def __init__(self, first: tuple, other: tuple, state):
         super().__init__(f"the returns {first} and {other} add up to different totals")
         self.first, self.other, self.state = first, other, state
-        self.at_cut = at_cut  # one of them is of a state where max_depth stopped the lines, not of an end
+
+
+class _Rescaled(Exception):
+    """The first end met adds up to another total than the states where the lines stopped before
+    it: their leads are valued again on the ends' scale."""
 
 
 INF = math.inf
@@ -53,9 +57,10 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     chance step it draws an outcome by weight with `rng`, or stops without one.
 
     With `max_depth`, the lines stop after that many steps (a chance outcome is one), where a state
-    is valued by `leaf(s)` (each player's value, whose two must add up as the returns do) or
-    without it by its returns, as solve's are; a state is then searched once for each depth it
-    is met at. The search goes to depth 1, then 2, and so on to max_depth (iterative deepening),
+    is valued by `leaf(s)` (each player's value) or without it by its returns, as solve's are: by
+    player 0's lead over player 1, on the scale of the ends' returns (player 0's value where the
+    two add up as an end's returns do; with ends of 1 and -1, a value of 3 to 1 is 1 and 1 to 1 is
+    0); a state is then searched once for each depth it is met at. The search goes to depth 1, then 2, and so on to max_depth (iterative deepening),
     each trying first at each state the move that was best the depth before: the bounds then prune
     more of the deepest search than the shallower ones cost. Without `first_moves`, a depth at
     which every line searched reached its end is the last (the bounds that pruned the others are
@@ -81,14 +86,21 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     deepest = max_depth  # max_depth is the depth of the search under way
 
     def end(s, stop: bool = False) -> float:
-        """Player 0's return at an end (or with `stop` where the lines stop, by leaf)."""
+        """Player 0's return at an end, or with `stop` where the lines stop (its values by leaf): there
+        player 0's value less player 1's, as a lead, on the scale of the ends' returns (player 0's
+        value where the two add up as an end's returns do)."""
         r = tuple(leaf(s) if stop and leaf is not None else game.returns(s))
         t = r[0] + r[1]
         if not total:
             total[:] = [t, r, stop]
-        elif abs(t - total[0]) > TIE * max(1.0, abs(total[0])):
-            raise NotConstantSum(total[1], r, s, total[2] or stop)
-        return r[0]
+        elif not stop and total[2]:  # the first end: the total of the ends, for the leads of the states valued before
+            if abs(t - total[0]) > TIE * max(1.0, abs(total[0])):
+                total[:] = [t, r, stop]
+                raise _Rescaled
+            total[1:] = [r, stop]
+        elif not stop and abs(t - total[0]) > TIE * max(1.0, abs(total[0])):
+            raise NotConstantSum(total[1], r, s)
+        return r[0] if abs(t - total[0]) <= TIE * max(1.0, abs(total[0])) else (r[0] - r[1] + total[0]) / 2
 
     def search(s, alpha: float, beta: float, depth: int = 0) -> float:
         """Player 0's return from s, `depth` steps in, under best play where it lies between alpha
@@ -178,29 +190,43 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
             hints[k[0]] = best_i
         return best
 
+    def deepen():
+        """Search to depth 1, 2, ... (the shallower depths for the order of the moves), then to the
+        deepest: its value, the first moves' values (if asked), whether it is complete, a best line."""
+        nonlocal max_depth, deepest, states
+        root = game.initial_state()
+        for max_depth in range(1, deepest or 0):
+            search(root, -INF, INF)
+            states += len(table)
+            best_i = table[game.key(root), 0][2]
+            table.clear()
+            if not cut and not first_moves:  # every line searched ended: deeper, the value is the same
+                deepest = max_depth
+                break
+            cut.clear()
+            if deepened is not None:
+                deepened(max_depth, best_i)
+        max_depth = deepest
+        first = _first_moves(game, root, search, moves) if first_moves and max_depth != 0 else []
+        x = search(root, -INF, INF) if not first else \
+            sum(p * v for _, v, p in first) if first[0][2] is not None else \
+            (max if game.current_player(root) == 0 else min)(v for _, v, _ in first)
+        complete = not cut  # the value's search (the best line's may go down other ways, with other bounds)
+        return x, first, complete, _best_line(game, root, search, rng, max_depth)
+
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))  # a call a move, down lines of up to LINE_LIMIT moves
+    deepest_asked = deepest
     try:
         try:
-            root = game.initial_state()
-            for max_depth in range(1, deepest or 0):  # the shallower depths, for the order of the moves
-                search(root, -INF, INF)
+            try:
+                x, first, complete, line = deepen()
+            except _Rescaled:  # once: the states valued before the first end, again on its scale
                 states += len(table)
-                best_i = table[game.key(root), 0][2]
-                table.clear()
-                if not cut and not first_moves:  # every line searched ended: deeper, the value is the same
-                    deepest = max_depth
-                    break
-                cut.clear()
-                if deepened is not None:
-                    deepened(max_depth, best_i)
-            max_depth = deepest
-            first = _first_moves(game, root, search, moves) if first_moves and max_depth != 0 else []
-            x = search(root, -INF, INF) if not first else \
-                sum(p * v for _, v, p in first) if first[0][2] is not None else \
-                (max if game.current_player(root) == 0 else min)(v for _, v, _ in first)
-            complete = not cut  # the value's search (the best line's may go down other ways, with other bounds)
-            line = _best_line(game, root, search, rng, max_depth)
+                for kept in (table, hints, cut, killers, moves):
+                    kept.clear()
+                deepest = deepest_asked
+                x, first, complete, line = deepen()
         except RecursionError:  # a call nested for each move of the line: too deep to follow
             raise Endless(list(moves), deep=True) from None
     finally:

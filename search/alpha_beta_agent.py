@@ -68,8 +68,8 @@ def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Opti
     """Search state to depth 1, 2, ... (at most max_depth) with alpha-beta, the states where the
     lines stop and the ends valued by the heuristic (by the score without one), until the budget
     runs out or a search reaches every end: the best move of the deepest search that finished (the
-    first of those as good in a random order of the moves). Unfit where two of those values add up
-    to different totals."""
+    first of those as good in a random order of the moves; where the lines stop, by player 0's lead
+    over player 1, see alpha_beta). Unfit where two ends' returns add up to different totals."""
     fm = Budgeted(game, state, budget, observers=observers, progress=progress)
     moves = list(fm.moves(state))
     if len(moves) <= 1:
@@ -92,11 +92,9 @@ def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Opti
     except _Spent:
         pass
     except NotConstantSum as e:
-        raise Unfit(f"alpha-beta takes one player's gain for the other's loss, but two of the values it met "
+        raise Unfit(f"alpha-beta takes one player's gain for the other's loss, but the values of two ends it met "
                     f"add up to different totals, {tuple(e.first)} and {tuple(e.other)}"
-                    + (f" (by the heuristic {heuristic})" if heuristic is not None else
-                       " (by the score, where the search stopped the lines before an end: a heuristic=H whose "
-                       "values add up as the ends' do fits it)" if e.at_cut else ""))
+                    + (f" (by the heuristic {heuristic}, which values the ends too)" if heuristic is not None else ""))
     return fm.result(best[0])
 
 

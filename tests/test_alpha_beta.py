@@ -140,16 +140,26 @@ def test_a_game_alpha_beta_cannot_value_is_an_error_that_points_to_solve_without
     assert r.stderr.startswith(f"error: {path}: {message}"), r.stderr
 
 
-def test_a_heuristic_whose_values_add_up_to_different_totals_is_named_in_the_error(tmp_path):
-    # by hand: with 7 taken one or two at a time, one step in the pile is 6 or 5, and the heuristic
-    # gives both players the pile: (6, 6) and (5, 5), whose totals differ
-    path = tmp_path / "take.rules"
-    path.write_text(TAKE + "heuristic pile_left for p = pile\n")
-    r = run_engine("solve", path, "--alpha-beta", "--depth", "1", "--heuristic", "pile_left")
-    assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert r.stderr.startswith(f"error: {path}: --alpha-beta: the values (A, B) of two states, by the heuristic "
-                               "pile_left where --depth stops the lines or by the returns at an end, add up to "
-                               "different totals, (6, 6) and (5, 5)"), r.stderr
+TOKENS = """players A, B
+state { pile: 0..3 = 3  taken: map<player, 0..3> = {A: 0, B: 0} }
+action take "{current} takes {k}" { choose k in 1..2 where k <= pile  pile -= k  taken[current] += k }
+turn { take }
+terminal pile == 0
+score for p: taken[p]
+"""
+
+
+def test_where_the_lines_stop_alpha_beta_values_a_players_lead_on_the_scale_of_the_ends(tmp_path):
+    # by hand: the ends share the 3 tokens. Two moves deep, A takes 2 and B the last: (2, 1). A takes 1,
+    # then B takes 2, an end (1, 2), or 1, where the lines stop at (1, 1): no lead, worth 3/2 each on
+    # the ends' scale; B takes 2 (A's 1 below 3/2). So A's take 2 is worth 2 and take 1 is worth 1. The
+    # first state valued, (1, 1), adds up to 2, the ends to 3
+    path = tmp_path / "tokens.rules"
+    path.write_text(TOKENS)
+    out = json.loads(run_engine("solve", path, "--alpha-beta", "--depth", "2", "--moves", "--json").stdout)
+    assert (out["value"], out["best_line"][1]["move"]) == ([2, 1], "A takes 2"), out
+    assert sorted((m["move"], m["value"]) for m in out["first_moves"]) == [("A takes 1", [1, 2]),
+                                                                          ("A takes 2", [2, 1])], out
 
 
 @pytest.mark.parametrize("args, message", [
