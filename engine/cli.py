@@ -347,7 +347,7 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
 def _with_check_hint(found: list, path: str, settings: dict) -> list:
     """The problems random playouts found, each hinting at the check command that looks for a
     short line of moves to it."""
-    return [d if "in the initial state" in d.message else
+    return [d if "in the initial state" in d.message or d.code == "chance-run" else
             attrs.evolve(d, hint="; ".join(h for h in (d.hint, _check_line(path, settings)) if h)) for d in found]
 
 
@@ -410,6 +410,7 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
     and that state are appended to `stuck`."""
     also = f" with {setting}" if setting else ""
     ended = 0
+    acting = any(sym.kind == "action" for sym in game.checker.syms.values())  # a long run of chance is no game's
     for n in range(playouts):
         if until is not None and until <= game.reached_actions:
             return ended
@@ -433,6 +434,9 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
                     ended += 1
                     break
                 if game.current_player(s) == CHANCE:  # listed where it can be, to weigh them all
+                    if chances == CHANCE_RUN_MOST and acting:
+                        found.append(_chance_run(game, s, chances, n, step, also))
+                        return ended
                     outcomes = game.chance_outcomes_within(s, LIST_AT_MOST)
                     outcome = sample_outcome(game, s, rng) if outcomes is None else \
                         outcomes[draw([w for _, w in outcomes], rng)][0]
@@ -461,6 +465,23 @@ def _playouts(game, playouts: int, steps: int, rng, found: list, bar, setting: s
             found.append(Diagnostic("runtime", f"{e.message} ({where}{also})", e.span, hint))
             return ended
     return ended
+
+
+CHANCE_RUN_MOST = 200
+"""Chance steps in a row, in a game whose players have actions, after which validate stops: a chance
+block that never turns its condition off (a roll that leaves its `to_roll` as it was) applies
+forever, each roll slower than the one before where it adds to a collection (a user's dice bag:
+over three minutes without a word)."""
+
+
+def _chance_run(game, s, chances: int, playout: int, step: int, also: str) -> Diagnostic:
+    """The warning that chance moved `chances` times in a row in state s's playout, named at the
+    block that applies in s."""
+    decl = game.chance_decl(s)
+    return Diagnostic("chance-run", f"chance moved {chances} times in a row and no player moved (random playout "
+                      f"{playout + 1}, after {counted(step, 'step')}{also}); validate stopped there", decl.span,
+                      "a `chance when COND` block applies again while COND holds: does the block make COND "
+                      "false (a roll that sets what is left to roll to 0)?", severity="warning")
 
 
 def _solve_measures(args, game) -> list:

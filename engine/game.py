@@ -290,6 +290,11 @@ class CompiledGame:
             return CHANCE
         return s[self.nstate - 2]
 
+    def chance_decl(self, s):
+        """The chance declaration that applies in s (None where none does)."""
+        at = self._chance_at(s) if self._chances else None
+        return None if at is None else self.chance_decls[at]
+
     def _chance_at(self, s) -> Optional[int]:
         """The index of the first chance declaration whose condition holds in s, if any."""
         if self._last_chance[0] is s:

@@ -2476,6 +2476,28 @@ def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_p
         "[0, 2, 4, 6, 8, 10, 12, 14, 16, 18] (while setting up the game with --set n=10)\n"), result.stderr
 
 
+def test_a_chance_block_that_never_turns_its_condition_off_stops_validate_with_a_warning(tmp_path, engine_cli):
+    # the roll adds a die to the bag but leaves `to_roll` at 1, so chance moves at every step and the
+    # player never does: validate stops after 200 chance steps in a row, at the block's line
+    path = tmp_path / "reroll.rules"
+    path.write_text("state { dice: bag<1..6> = {}  to_roll: 0..1 = 1  kept: bool = no }\n"
+                    "chance when to_roll > 0 { draw d in 1..6  dice += d }\n"
+                    "action keep { kept = yes }\nturn { keep }\nterminal kept\nscore sum(dice)\n", encoding="utf-8")
+    result = engine_cli("validate", str(path))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith(f"{path}:2:1: warning[chance-run]: chance moved 200 times in a row and no player "
+                                    "moved (random playout 1, after 200 steps); validate stopped there\n"), \
+        result.stderr
+    assert "unreached" not in result.stderr and "engine check" not in result.stderr, result.stderr
+    fixed = tmp_path / "roll.rules"  # the roll sets what is left to roll to 0: no warning
+    fixed.write_text(path.read_text().replace("dice += d }", "dice += d  to_roll = 0 }"), encoding="utf-8")
+    assert engine_cli("validate", str(fixed)).stderr == ""
+    race = tmp_path / "race.rules"  # a game only chance moves in: 250 to 500 rolls of 1 or 2, no warning
+    race.write_text("state { x: 0..500 = 0 }\nchance when x < 500 { draw d in 1..2  x = min(500, x + d) }\n"
+                    "turn { }\nterminal x >= 500\nscore x\n", encoding="utf-8")
+    assert engine_cli("validate", str(race), "--playouts", "2").stderr == ""
+
+
 def test_validate_plays_the_ends_of_a_parameter_range_it_was_not_given(tmp_path, engine_cli):
     # a die of 6 faces rolls past the field's 0..3, which holds the rolls of the default 3 faces; every
     # action runs with the default, so no unreached action leads validate to other values
