@@ -410,6 +410,11 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
             (action := re.search(rf"^[ \t]*action\s+({word.group(1)})\b", text, re.M)):
         return f"`{word.group(1)}` begins a statement, so the action `{word.group(1)}` (line " \
                f"{_line_col(text, action.start(1))[0]}) cannot be called by its name; give the action another name"
+    if (verb := re.fullmatch(r"(?:.*[{}])?\s*([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s+in\s*", line_before)) and \
+            verb.group(1) not in STATEMENT_WORDS:  # `roll d in 1..6`
+        name = verb.group(2)
+        return f"`{verb.group(1)} {name} in ...` is no statement: `draw {name} in C` draws in a chance block, " \
+               f"`choose {name} in C` in an action, and `for {name} in C {{ ... }}` repeats a block"
     if got == "&" and text[at + 1:at + 2] != "&":  # one `&`: both conditions, or two sets' common elements
         return "write `and` for both of two conditions; the elements two sets share are {x for x in a where x in b}"
     if got in _HABITS:
