@@ -286,16 +286,17 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
     looks = [look for look in (OffBoard.of(game), ScoreSums.of(game)) if look is not None]
     found, reached, ended, stuck = _tracked_playouts(game, playouts, steps, "", looked=looks)
     found = _with_check_hint(found, game.path, settings)
-    for name, value in [] if found else range_ends(game, settings):  # the game must set up and play with them too
+    for name, value, which in [] if found else range_ends(game, settings):  # the game must set up and play with them
         try:
             alt = load_game(game.path, {**settings, name: value})
         except Forbidden:  # a combination the file forbids
             continue
         except RuleErrors as e:  # it names the settings it was set up with
-            return list(e.diagnostics)
+            return [_at_range_end(d, name, value, which) for d in e.diagnostics]
         found = _tracked_playouts(alt, min(playouts, RANGE_END_PLAYOUTS), steps, f"--set {name}={value}")[0]
         if found:
-            return _with_check_hint(found, game.path, {**settings, name: value})
+            return [_at_range_end(d, name, value, which)
+                    for d in _with_check_hint(found, game.path, {**settings, name: value})]
     drops = dict(game.compiler.drops or {})  # (span, why) -> paths dropped so in those playouts
     chances = game.chance_decls
     # the names of the actions, the index of each chance declaration and ("when", index) of each
@@ -342,6 +343,14 @@ def _simulate(game, playouts: int, steps: int, settings: dict) -> list:
                      + ([] if game.dead_ends_end else
                         dead_ends(game.checker, [n for n, _ in stuck], playouts,
                                   stuck and _why_stuck(game, settings, min(stuck, key=lambda x: x[0])[1]))))
+
+
+def _at_range_end(d: Diagnostic, name: str, value: str, which: str) -> Diagnostic:
+    """A problem met with an end of a parameter's range the user did not set, its hint saying why
+    validate tried that value (`which` of the range it is)."""
+    why = f"validate tries the least and the greatest value of each parameter not given with --set: {name}={value} " \
+          f"is {which}"
+    return attrs.evolve(d, hint=f"{d.hint}; {why}" if d.hint else why)
 
 
 def _with_check_hint(found: list, path: str, settings: dict) -> list:
