@@ -816,7 +816,7 @@ def _solve(args, game, policy: Optional[PolicyFile], visit: Optional[Callable], 
         "value": [plain_number(v, EXACT_PLACES) for v in sol.value],
         "players": list(names),
         "best_line": game.line_json(sol.best_line, views=args.show),
-        "first_moves": _first_moves_json(sol.first_moves, lengths=sol.first_lengths),
+        "first_moves": _first_moves_json(game, sol.first_moves, lengths=sol.first_lengths),
         **_best_lines_json(game, sol.best_lines),
         "outcomes": [{"returns": [plain_number(v) for v in r], "paths": n}
                      for r, n in _best_first(sol.outcomes)],
@@ -1006,7 +1006,7 @@ def _solve_alpha_beta(args, game, policy: None, visit: Optional[Callable], plot:
             **({"heuristic": args.heuristic} if args.heuristic is not None else {}),
             "value": [plain_number(v, EXACT_PLACES) for v in found.value], "players": list(game.player_names),
             "best_line": game.line_json(found.best_line, views=args.show),
-            **({"first_moves": _first_moves_json(found.first_moves)} if args.moves else {}),
+            **({"first_moves": _first_moves_json(game, found.first_moves)} if args.moves else {}),
             "seconds": round(seconds, 3)}))
         return _reported(0)
     done = "solved" if found.complete else f"explored to depth {args.depth}"
@@ -1061,12 +1061,13 @@ def _set_aside(game, args) -> str:
     return ""
 
 
-def _first_moves_json(first: tuple, places: Optional[int] = None, lengths: tuple = ()) -> list:
-    """Each way on from the initial state: its move, the values after it (to `places`, as the
-    value's; EXACT_PLACES without), its probability, and (`lengths`, of a whole solve) the moves
-    to the end along best play."""
-    return [{"move": str(m), "value": [None if math.isinf(v) else plain_number(v, places or EXACT_PLACES)
-                                       for v in values],
+def _first_moves_json(game, first: tuple, places: Optional[int] = None, lengths: tuple = ()) -> list:
+    """Each way on from the initial state: its move, the state after it, the values after it (to
+    `places`, as the value's; EXACT_PLACES without), its probability, and (`lengths`, of a whole
+    solve) the moves to the end along best play."""
+    root = game.initial_state()
+    return [{"move": str(m), "state": game.state_json(game.apply(root, m)),
+             "value": [None if math.isinf(v) else plain_number(v, places or EXACT_PLACES) for v in values],
              **({"probability": plain_number(p, EXACT_PLACES)} if p is not None else {}),
              **({"moves_to_end": plain_number(n, EXACT_PLACES)} if n is not None else {})}
             for (m, values, p), n in zip(first, lengths or [None] * len(first))]
@@ -1383,7 +1384,7 @@ def _solve_by_iteration(args, game, t0: float, policy: Optional[PolicyFile], vis
            "distinct_states": fp.distinct_states, "dead_ends": fp.dead_ends, "sweeps": fp.sweeps, "value": value,
            "players": list(game.player_names), **({"best_score": value[0]} if game.num_players == 1 else {}),
            "best_line": game.line_json(fp.best_line, views=args.show),
-           "first_moves": _first_moves_json(fp.first_moves, 9), "trapped": fp.trapped, "chance": game.chance_seen,
+           "first_moves": _first_moves_json(game, fp.first_moves, 9), "trapped": fp.trapped, "chance": game.chance_seen,
            "comes_round": fp.comes_back,
            **_best_lines_json(game, best_lines), **_measures_json(args, fp.measured, 9),
            "seconds": round(seconds, 3)}

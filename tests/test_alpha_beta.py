@@ -73,7 +73,8 @@ def test_to_a_depth_of_two_the_textbook_evaluation_of_tic_tac_toe_takes_the_cent
     # O at an edge: X three (the column holds the O), O one: 3 - 1 = 2, so O takes a corner
     assert out["value"] == [1, -1] and out["complete"] is False and out["heuristic"] == "rows"
     assert [step["move"] for step in out["best_line"]][1:] == ["X at (1, 1)", "O at (0, 0)"]
-    assert out["first_moves"][4] == {"move": "X at (1, 1)", "value": [1, -1]}
+    assert out["first_moves"][4] == {"move": "X at (1, 1)", "state": {"marks": [[[1, 1], "X"]], "to_move": "O"},
+                                     "value": [1, -1]}
 
 
 def test_a_chance_step_is_the_mean_of_its_outcomes_each_searched_whole(tmp_path):

@@ -1189,9 +1189,10 @@ def test_moves_gives_the_value_after_each_opening_move_the_best_first(tmp_path):
     path.write_text(TAKE_AWAY)
     out = json.loads(run_engine("solve", path, "--json").stdout)
     # after taking 1, B takes any and A the rest: 3 moves; after 2 or 3, B takes the rest: 2
-    assert out["first_moves"] == [{"move": "take 1", "value": [1, -1], "moves_to_end": 3},
-                                  {"move": "take 2", "value": [-1, 1], "moves_to_end": 2},
-                                  {"move": "take 3", "value": [-1, 1], "moves_to_end": 2}]
+    assert out["first_moves"] == [
+        {"move": "take 1", "state": {"heap": 4, "to_move": "B"}, "value": [1, -1], "moves_to_end": 3},
+        {"move": "take 2", "state": {"heap": 3, "to_move": "B"}, "value": [-1, 1], "moves_to_end": 2},
+        {"move": "take 3", "state": {"heap": 2, "to_move": "B"}, "value": [-1, 1], "moves_to_end": 2}]
     text = run_engine("solve", path, "--moves").stdout
     assert text.endswith("  the moves of the initial state, each with the value after it (* the best line's):\n"
                          "    take 1: A 1, B -1 (best play ends after 3 moves) *\n"
@@ -1357,7 +1358,7 @@ def test_moves_after_value_iteration_give_the_value_after_each_opening(tmp_path)
     path.write_text(CYCLE)
     out = json.loads(run_engine("solve", path, "--json").stdout)
     assert out["method"] == "value iteration"
-    assert out["first_moves"] == [{"move": "step to 1", "value": [2]}]
+    assert out["first_moves"] == [{"move": "step to 1", "state": {"n": 1, "stops": 0}, "value": [2]}]
     assert run_engine("solve", path, "--moves").stdout.endswith(
         "  the moves of the initial state, each with the value after it (* the best line's):\n    step to 1: 2 *\n")
 
