@@ -195,6 +195,11 @@ class Checker(ExpressionChecks):
                                 return (f"'{name}' is bound at {x.span}, in {block}: a name bound in a block is "
                                         "seen in that block only, not in a def it calls; pass it as an argument "
                                         f"(`def {in_def.name.name}({params}) = ...`, called with it)")
+                            here = next((a.name.name for a in self.decls if isinstance(a, m.ActionDecl)
+                                         and span is not None and _within(span, a.span)), None)
+                            if here is not None and not any(c.func.name == here for c in nodes_in(d.body, m.CallStmt)):
+                                return (f"'{name}' is bound at {x.span}, in {block}: a name bound in a block is seen "
+                                        f"in that block only, not in action '{here}'")
                             return (f"'{name}' is bound at {x.span}, in {block}: a name bound in a block is seen "
                                     "in that block only, not in an action it calls; "
                                     + ("to change it there, keep it in a state field" if changed else

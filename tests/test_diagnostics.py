@@ -3129,6 +3129,11 @@ def test_a_name_bound_in_the_caller_is_unknown_in_the_action_it_calls_and_the_hi
                             f"'x' is bound at {tmp_path / 'game.rules'}:4:9, in action 'go': a name bound in a block "
                             "is seen in that block only, not in an action it calls; pass it as an argument "
                             "(`action NAME(x)`)"), errors.render()
+    unrelated = game.replace("    bump\n", "").replace("turn { go }", "turn { go  bump }")  # go calls bump no more
+    found, errors = every_diagnostic(tmp_path, unrelated.replace("BODY", "n = x"))
+    assert found[0][1:] == ("unknown name 'x'", 2, 19,
+                            f"'x' is bound at {tmp_path / 'game.rules'}:4:9, in action 'go': a name bound in a block "
+                            "is seen in that block only, not in action 'bump'"), errors.render()
 
 
 def test_a_name_bound_in_an_if_of_an_action_is_unknown_in_its_label_and_the_hint_says_var(tmp_path):
