@@ -345,11 +345,13 @@ def _print_table(game, args, names: list, combos: list, runs: list) -> None:
 
 
 def _same_places(rows: list, k: int) -> None:
-    """Write the numbers of column k with as many decimal places as the one with most (-0.0240
-    beside -0.0124), zeros added."""
+    """Pad the numbers of column k with spaces after them to as many decimal places as the one with
+    most, so that their points line up (-2 above -2.7037) and each keeps the places it is written
+    with (a shorter one is exact)."""
     numbers = [re.fullmatch(r"(-?\d+)(?:\.(\d+))?(.*)", row[k]) for row in rows]
     places = max((len(m.group(2) or "") for m in numbers if m), default=0)
     if places:
         for row, m in zip(rows, numbers):
             if m:
-                row[k] = f"{m.group(1)}.{(m.group(2) or '').ljust(places, '0')}{m.group(3)}"
+                shown = m.group(1) + (f".{m.group(2)}" if m.group(2) else "")
+                row[k] = shown + " " * (places + 1 - len(shown) + len(m.group(1))) + m.group(3)
