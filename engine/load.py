@@ -14,7 +14,7 @@ from . import model as m
 from . import types as T
 from .check import Checker, check, nodes_in
 from .compile import Compiler
-from .diagnostics import Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, did_you_mean
+from .diagnostics import Diagnostic, Forbidden, RuleErrors, RuleRuntimeError, UsageError, did_you_mean, similarity
 from .game import CompiledGame, guard
 from .parse import DECLARATIONS_HINT, parse_expr, parse_text
 from .runtime import EnumValue
@@ -42,6 +42,15 @@ def _near_rule_file(p: Path) -> Optional[str]:
     stems = {f.stem: f for f in folder.glob("*.rules")} if folder.is_dir() else {}
     near = did_you_mean(p.stem, stems)
     return None if near is None else str(stems[near])
+
+
+def _near_used_file(used: str, target: Path) -> Optional[str]:
+    """The path to write in `use` for the rule file closest to the missing `target` (written `used`):
+    one in its folder, or in the folder above where that is closer (a file used from a subfolder)."""
+    ways = [(Path(used).parent, target.parent), (Path(used).parent / "..", target.parent.parent)]
+    found = [(similarity(target.stem, Path(near).stem), str(written / Path(near).name))
+             for written, folder in ways if (near := _near_rule_file(folder / target.name)) is not None]
+    return max(found, key=lambda f: f[0])[1] if found else None
 
 
 def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> tuple:
@@ -85,10 +94,9 @@ def read_rules(path: str, sources: Optional[dict] = None, chain: tuple = ()) -> 
                 continue
             if not Path(target).exists():
                 where = "" if Path(d.path).is_absolute() else f" next to {path}"
-                near = _near_rule_file(Path(target))
+                near = _near_used_file(d.path, Path(target))
                 errors.append(Diagnostic("missing-file", f"no rule file '{d.path}'{where}", d.span,
-                                         f"did you mean '{str(Path(d.path).parent / Path(near).name)}'?"
-                                         if near else None))
+                                         f"did you mean '{near}'?" if near else None))
                 continue
             try:
                 used, _ = read_rules(target, sources, chain + (path,))

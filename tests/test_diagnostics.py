@@ -3056,6 +3056,20 @@ def test_a_use_of_what_is_no_rule_file_says_what_it_is(tmp_path, engine_cli, tar
     assert r.stderr.startswith(f"{main}:1:1: error[{code}]: {message.format(dir=tmp_path)}"), r.stderr
 
 
+def test_a_used_file_missing_from_its_folder_is_looked_for_in_the_folder_above(tmp_path, engine_cli):
+    # main.rules in sub/ uses "mm_commn.rules": the file meant is ../mm_common.rules, closer than
+    # sub/pow_common.rules; where sub/ holds an mm_common.rules too, that one is named
+    (tmp_path / "mm_common.rules").write_text("const c = 3\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "pow_common.rules").write_text("const c = 3\n")
+    main = tmp_path / "sub" / "main.rules"
+    main.write_text('use "mm_commn.rules"\nstate { n: 0..3 = 0 }\naction a { n += 1 }\nturn { a }\nterminal n == c\n'
+                    "score n\n", encoding="utf-8")
+    assert "hint: did you mean '../mm_common.rules'?\n" in engine_cli("validate", str(main)).stderr
+    (tmp_path / "sub" / "mm_common.rules").write_text("const c = 3\n")
+    assert "hint: did you mean 'mm_common.rules'?\n" in engine_cli("validate", str(main)).stderr
+
+
 def test_a_range_written_with_its_numbers_the_wrong_way_round_is_a_warning(tmp_path, engine_cli):
     # 5..3 and -1..-3 are empty, 1..1 is not (no warning): the bag holds 1 and 2, the counts are 0 and 1,
     # and the score 1 + 2 + 0 + 1 = 4 (by hand)
