@@ -174,10 +174,14 @@ def param_values(ck: Checker, compiler: Compiler, settings: dict) -> None:
                 inside, shown = isinstance(v, int) and lo <= v <= hi, f"{lo}..{hi}"
             else:
                 allowed = compiler.expr(d.domain)(env)
-                inside, shown = v in allowed, ", ".join(sorted(str(a) for a in allowed))
+                inside, shown = v in allowed, "one of " + ", ".join(sorted(str(a) for a in allowed))
             if not inside:
                 if name in settings:
-                    raise UsageError(f"--set {name}={settings[name]}: '{name}' must be in {shown}")
+                    raw = settings[name]
+                    bare = raw[1:-1] if len(raw) > 1 and raw[0] == raw[-1] and raw[0] in "\"'" else None
+                    raise UsageError(f"--set {name}={raw}: '{name}' must be {'in ' * (shown[0] != 'o')}{shown}"
+                                     + (f"; without the quotes: --set {name}={bare}"
+                                        if bare is not None and bare in allowed else ""))
                 raise RuleErrors([Diagnostic("out-of-domain", f"default of '{name}' is not in {shown}",
                                              d.default.span)], {})
 

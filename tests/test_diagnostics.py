@@ -1877,7 +1877,10 @@ def test_a_parameter_of_a_set_of_strings_is_set_without_quotes_and_swept(tmp_pat
     r = engine_cli("solve", path, "--set", "goal=far", "--json")
     assert (r.returncode, json.loads(r.stdout)["best_score"]) == (0, 5), r.stderr
     r = engine_cli("solve", path, "--set", "goal=nowhere")
-    assert (r.returncode, r.stderr) == (2, "error: --set goal=nowhere: 'goal' must be in far, near\n")
+    assert (r.returncode, r.stderr) == (2, "error: --set goal=nowhere: 'goal' must be one of far, near\n")
+    r = engine_cli("solve", path, "--set", 'goal="far"')  # the quotes of the rule file's string
+    assert (r.returncode, r.stderr) == (2, "error: --set goal=\"far\": 'goal' must be one of far, near; without the "
+                                           "quotes: --set goal=far\n")
     runs = json.loads(engine_cli("solve", path, "--sweep", "goal", "--json").stdout)["runs"]
     assert [(run["swept"], run["best_score"]) for run in runs] == [("far", 5), ("near", 2)]
 
