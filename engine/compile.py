@@ -260,10 +260,10 @@ class Compiler(PySource, StmtSource):
         if op in ("+", "-") and lt == T.ANY and rt == T.ANY:
             combine = untyped_op(op, e.span)
             return lambda env: combine(f(env), g(env))
-        if op == "//":
-            return lambda env: (f(env) // d) if (d := g(env)) else _fail(e.span, "division by zero")
+        if op == "//":  # the error at the divisor
+            return lambda env: (f(env) // d) if (d := g(env)) else _fail(e.right.span, "division by zero")
         if op == "%":
-            return lambda env: (f(env) % d) if (d := g(env)) else _fail(e.span, "division by zero")
+            return lambda env: (f(env) % d) if (d := g(env)) else _fail(e.right.span, "division by zero")
         fn = _OPS[op]
         return lambda env: fn(f(env), g(env))
 

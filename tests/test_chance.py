@@ -481,9 +481,9 @@ def test_a_rule_failing_in_a_jobs_process_is_reported_as_with_one_process(tmp_pa
     # the game named is the first to fail of those played: with --jobs 2, game 2 may fail before game 1 begins
     game = re.compile(r"in game [123] of the run")
     assert game.sub("in game N", outs[0].stderr) == game.sub("in game N", outs[1].stderr)
-    assert "zero.rules:6:7: error[runtime]: division by zero" in outs[1].stderr  # `1 // (x - x)` at col 7
+    assert "zero.rules:6:13: error[runtime]: division by zero" in outs[1].stderr  # the divisor `x - x` at col 13
     # the rule's line, the command that looks for a line of moves to the failure, and the two steps before it
-    assert f"\n  6 | score 1 // (x - x)\n    |       ^^^^^^^^^^^^\nhint: `python -m engine check {path}` looks among " \
+    assert f"\n  6 | score 1 // (x - x)\n    |             ^^^^^\nhint: `python -m engine check {path}` looks among " \
            "random lines of play for a short one that leads here (`--examples 1000` looks at more)\n" in outs[1].stderr
     assert outs[1].stderr.endswith(", while scoring the end; the steps from the initial state:\n  1. a\n  2. a\n"
                                    'the state it failed in: {"x": 2}\n')  # by hand: two steps of x += 1

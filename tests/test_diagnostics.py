@@ -1677,13 +1677,13 @@ def test_an_unterminated_string_hints_at_the_missing_quote(tmp_path):
 # report them like any other mistake (they once escaped as RuleRuntimeError).
 FAILING_SETUP = [
     ("parameter-default-divides-by-zero", snippet("""
-        param bonus = ‸1 // 0
+        param bonus = 1 // ‸0
         state { moves: 0..9 = 0 }
         action step { moves += 1 }
         turn { step }
         terminal moves == 9
         score moves + bonus
-        """), 1, 15),
+        """), 1, 20),
     ("parameter-domain-of-an-empty-max", snippet("""
         param bonus in 1..‸max([x for x in 1..0]) = 1
         state { moves: 0..9 = 0 }
@@ -1693,21 +1693,21 @@ FAILING_SETUP = [
         score moves + bonus
         """), 1, 19),
     ("constant-divides-by-zero", snippet("""
-        const start = ‸9 % 0
+        const start = 9 % ‸0
         state { moves: 0..9 = start }
         action step { moves += 1 }
         turn { step }
         terminal moves == 9
         score moves
-        """), 1, 15),
+        """), 1, 19),
     ("table-entry-divides-by-zero", snippet("""
-        table start: int -> int { 1: 0, 2: ‸1 // 0 }
+        table start: int -> int { 1: 0, 2: 1 // ‸0 }
         state { moves: 0..9 = start[2] }
         action step { moves += 1 }
         turn { step }
         terminal moves == 9
         score moves
-        """), 1, 36),
+        """), 1, 41),
     ("initial-value-past-the-end-of-a-list", snippet("""
         state { moves: 0..9 = ‸[1, 2][5] }
         action step { moves += 1 }
@@ -1716,12 +1716,12 @@ FAILING_SETUP = [
         score moves
         """), 1, 23),
     ("range-bound-divides-by-zero", snippet("""
-        state { moves: 0..(‸9 // 0) = 0 }
+        state { moves: 0..(9 // ‸0) = 0 }
         action step { moves += 1 }
         turn { step }
         terminal moves == 9
         score moves
-        """), 1, 20),
+        """), 1, 25),
 ]
 
 
@@ -1833,8 +1833,8 @@ def test_validate_on_a_missing_file_exits_2_with_one_line(tmp_path, engine_cli):
 
 
 @pytest.mark.parametrize("extra, line, col", [
-    ('view if 100 // (3 - x) > 10 then "low" else "high"\n', 7, 9),  # fails at x == 3, the last state
-    ('heuristic near = 100 // (3 - x)\n', 7, 18),
+    ('view if 100 // (3 - x) > 10 then "low" else "high"\n', 7, 17),  # fails at x == 3, the last state, at 3 - x
+    ('heuristic near = 100 // (3 - x)\n', 7, 26),
 ], ids=["view", "heuristic"])
 def test_validate_runs_the_view_and_the_heuristics_on_every_state_it_reaches(tmp_path, engine_cli, extra, line, col):
     path = tmp_path / "late.rules"
