@@ -364,7 +364,7 @@ def test_a_rule_failing_in_the_initial_state_points_to_no_check_command(tmp_path
     path = tmp_path / "div.rules"
     path.write_text("state { n: 0..3 = 0 }\naction go { n += 6 // (n - 0) }\nturn { go }\nterminal n == 3\nscore n\n")
     r = run_engine("solve", path)  # the initial state's move fails: no line of moves leads there to find
-    assert r.returncode == 1 and r.stderr.startswith(f"{path}:2:18: error[runtime]: division by zero\n"), r.stderr
+    assert r.returncode == 1 and r.stderr.startswith(f"{path}:2:24: error[runtime]: division by zero\n"), r.stderr
     assert r.stderr.endswith("\nin the initial state\n") and "engine check" not in r.stderr, r.stderr
     path.write_text("state { n: 0..3 = 0 }\naction go { let k = 6 // (2 - n)  n += 1 }\nturn { go }\n"
                     "terminal n == 3\nscore n\n")
@@ -1392,7 +1392,7 @@ def test_a_view_failing_while_the_solved_line_is_shown_claims_no_line_the_solve_
     path.write_text('state { n: 0..3 = 0 }\naction step { n += 1 }\nturn { step }\nterminal n == 3\nscore n\n'
                     'view "n = {10 // (3 - n)}"\n')
     r = run_engine("solve", path, "--show")
-    assert r.returncode == 1 and r.stderr.startswith(f"{path}:6:12: error[runtime]: division by zero\n"), r.stderr
+    assert r.returncode == 1 and r.stderr.startswith(f"{path}:6:19: error[runtime]: division by zero\n"), r.stderr
     assert "initial state" not in r.stderr and "moves from" not in r.stderr
 
 
