@@ -93,9 +93,14 @@ def alpha_beta_agent(game, state, *, budget: Optional[int], rng, heuristic: Opti
         pass
     except NotConstantSum as e:
         raise Unfit(f"alpha-beta takes one player's gain for the other's loss, but the values of two ends it met "
-                    f"add up to different totals, {tuple(e.first)} and {tuple(e.other)}"
+                    f"add up to different totals, {_shown(e.first)} and {_shown(e.other)}"
                     + (f" (by the heuristic {heuristic}, which values the ends too)" if heuristic is not None else ""))
     return fm.result(best[0])
+
+
+def _shown(values) -> str:
+    """Two players' values as a message writes them: (9, 1), (0.5, 0.5)."""
+    return "(" + ", ".join(f"{v:g}" for v in values) + ")"
 
 
 DEEPEST = 1_000

@@ -58,7 +58,7 @@ def test_a_game_whose_returns_do_not_add_up_to_one_total_is_unfit(tmp_path):
     game = load_game(str(path))
     with pytest.raises(Unfit) as info:
         make_agent("alpha-beta")(game, game.initial_state(), budget=100, rng=random.Random(0))
-    assert "add up to different totals, (1.0, -1.0) and (2.0, -1.0)" in str(info.value), str(info.value)
+    assert "add up to different totals, (1, -1) and (2, -1)" in str(info.value), str(info.value)
     r = run_engine("play", path, "--agents", "alpha-beta,random", "--games", "2")
     assert r.returncode == 2 and r.stderr.startswith("error: --agents alpha-beta,random: alpha-beta takes one "
                                                      "player's gain for the other's loss"), r.stderr
