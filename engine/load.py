@@ -282,15 +282,18 @@ SWEEP_MOST = 10_000
 
 def range_ends(game: CompiledGame, settings: dict) -> list:
     """(name, value, which) for the least and the greatest value (as `--set` text) of each parameter
-    not in `settings` that takes a whole number from a range, but its own value (`which`: "the least
+    not in `settings` that takes a whole number from a range or a set, but its own value (`which`: "the least
     of 1..8", say): a game must set up
     with them (`players ... first n` with an n past the names, say)."""
     params = game.compiler.params
     out = []
     for d in game.checker.decls:
-        if isinstance(d, m.Param) and d.name.name not in settings and isinstance(d.domain, m.RangeLit) and \
+        if isinstance(d, m.Param) and d.name.name not in settings and (
+                isinstance(d.domain, m.RangeLit) or isinstance(d.domain, m.SetLit)
+                and game.checker.globals[d.name.name].type == T.INT) and \
                 (values := _values_of(game, d)) is not None and len(values) > 1:
-            out += [(d.name.name, v, f"the {which} of {values[0]}..{values[-1]}")
+            whole = f"{values[0]}..{values[-1]}" if isinstance(d.domain, m.RangeLit) else ", ".join(values)
+            out += [(d.name.name, v, f"the {which} of {whole}")
                     for v, which in ((values[0], "least"), (values[-1], "greatest")) if v != str(params[d.name.name])]
     return out
 

@@ -2475,6 +2475,11 @@ def test_validate_sets_the_game_up_with_the_ends_of_a_wide_parameter_range(tmp_p
             "[0, 2, 4, 6, 8, 10, 12, 14, 16, 18] (while setting up the game with --set n=10)\n") in result.stderr
     assert "; validate tries the least and the greatest value of each parameter not given with --set: n=10 is the " \
         "greatest of 1..10\n" in result.stderr, result.stderr
+    numbers = tmp_path / "numbers.rules"  # a parameter of a set of numbers: its least and greatest too
+    numbers.write_text(path.read_text().replace("param n in 1..10 = 1", "param n in {1, 4, 10} = 1"))
+    result = engine_cli("validate", str(numbers), "--playouts", "2")
+    assert result.returncode == 1 and "index 10 is outside a list of 10 elements" in result.stderr
+    assert "n=10 is the greatest of 1, 4, 10\n" in result.stderr, result.stderr
     assert engine_cli("validate", str(path), "--playouts", "2", "--set", "n=4").returncode == 0
     assert engine_cli("validate", str(path), "--playouts", "0").returncode == 0  # the file alone
     result = engine_cli("solve", str(path), "--set", "n=10")  # a value given: named as given
