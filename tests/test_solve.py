@@ -1318,6 +1318,16 @@ def test_a_heuristic_valuing_a_state_where_the_lines_stop_above_the_best_end_is_
             in r.stdout) == noted, r.stdout
 
 
+def test_a_heuristic_giving_both_players_alike_is_no_lead_to_alpha_beta_and_is_not_noted_there(tmp_path):
+    # by hand: 10 * n for both players is 40 each at depth 4 (above a win of 1), but alpha-beta takes
+    # the values as A's lead over B, 0, which ranks below a win; the exhaustive solve ranks 40 above it
+    path = tmp_path / "race.rules"
+    path.write_text(RACE_H.replace("HEURISTIC", "10 * n"))
+    notes = ["note: the heuristic lead" in run_engine("solve", path, "--depth", "4", "--heuristic", "lead",
+                                                      *flags).stdout for flags in ([], ["--alpha-beta"])]
+    assert notes == [True, False]
+
+
 def test_a_value_rounded_to_fewer_places_than_shown_keeps_its_places_in_the_text(tmp_path):
     # one number of 1..27 drawn: a 1 is drawn 1/27 = 0.037037... of the time, which to four places is
     # 0.0370 (0.037 would read as exact to three); a 27 or more 1/27 too, and 14 or more 14/27
