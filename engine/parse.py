@@ -415,6 +415,10 @@ def _habit_hint(text: str, at: int, got: str, words: set) -> Optional[str]:
         name = verb.group(2)
         return f"`{verb.group(1)} {name} in ...` is no statement: `draw {name} in C` draws in a chance block, " \
                f"`choose {name} in C` in an action, and `for {name} in C {{ ... }}` repeats a block"
+    if got != "(" and re.search(r"\bfirst\s*$", _blanked(text[:at])):  # `first` read as a name
+        bound = re.search(r"\b(?:choose|let|var|for|draw)\s+(?:\w+\s*,\s*)*(first)\b", _blanked(text[:at]))
+        return "`first` is a keyword, read here as `first(EXPR for x in xs where COND) else DEFAULT`" + (
+            f"; the name bound at line {_line_col(text, bound.start(1))[0]} needs another word" if bound else "")
     if got == "&" and text[at + 1:at + 2] != "&":  # one `&`: both conditions, or two sets' common elements
         return "write `and` for both of two conditions; the elements two sets share are {x for x in a where x in b}"
     if got in _HABITS:

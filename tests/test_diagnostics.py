@@ -944,6 +944,9 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("moves += 1\n        when moves =‸= 3 { done = yes }",
      "a trigger, `when COND { ... }`, is a declaration of its own, outside the turn and the actions"),
     ("optional\n        ‸}", "`optional` takes a block in braces: optional { ... }"),
+    ("choose first in 1..3  moves += first  ‸done = yes", "`first` is a keyword, read here as `first(EXPR for x in xs "
+                                                         "where COND) else DEFAULT`; the name bound at line 2 needs "
+                                                         "another word"),
     ("roll k in ‸1..3  moves += k", "`roll k in ...` is no statement: `draw k in C` draws in a chance block, "
                                    "`choose k in C` in an action, and `for k in C { ... }` repeats a block"),
     ("moves‸, done = 1, yes", "an assignment sets one field: `a, b = x, y` is two statements, a value the first "
