@@ -747,3 +747,29 @@ def test_the_seats_an_agent_holds_in_one_game_are_one_sample_of_its_standard_err
         apart.add(returns, 0)
         apart.add(returns, 1)
     assert apart.stderr == pytest.approx((6 / 7 / 8) ** 0.5)  # scores 1,-1,0,0,-1,1,1,-1: variance 6/7
+
+
+def test_rave_credits_each_node_once_a_label_for_every_label_its_mover_played_later_on():
+    # a reference by the definition: node i is credited once for each distinct label that its mover
+    # played at a step j >= i of the line, rollout steps past the tree's path included
+    class Game:
+        def current_player(self, s):
+            return s[0]
+
+        def describe(self, m):
+            return m
+
+    class Node:
+        def __init__(self, s):
+            self.state, self.player, self.amaf = s, s[0], {}
+    rng = random.Random(5)
+    for _ in range(50):
+        steps = rng.randint(1, 30)
+        states = [(rng.randint(0, 1), k) for k in range(steps + 1)]
+        line = [(rng.choice("abcd"), states[k + 1]) for k in range(steps)]
+        path = [Node(s) for s in states[:rng.randint(1, steps + 1)]]  # the rest of the line is a rollout's
+        v = [1.0, -1.0]
+        mcts_module._amaf_update(Game(), path, line, v)
+        for i, node in enumerate(path[:-1]):
+            played = {line[j][0] for j in range(i, steps) if states[j][0] == node.player}
+            assert node.amaf == {label: [1, [1.0, -1.0]] for label in played}
