@@ -629,7 +629,7 @@ def test_a_score_that_fails_before_the_end_is_no_failure_but_one_that_fails_at_t
     r = run_engine("check", path)
     assert r.returncode == (0 if ok else 1), r.stdout
     if not ok:
-        assert r.stdout.startswith(f"{path}: check failed after 2 moves\n{path}:5:7: error[runtime]: division by "
+        assert r.stdout.startswith(f"{path}: check failed after 2 moves\n{path}:5:14: error[runtime]: division by "
                                    "zero (while scoring the state below)\n"), r.stdout
 
 
