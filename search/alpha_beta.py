@@ -60,8 +60,9 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
     is valued by `leaf(s)` (each player's value) or without it by its returns, as solve's are: by
     player 0's lead over player 1, on the scale of the ends' returns (player 0's value where the
     two add up as an end's returns do; with ends of 1 and -1, a value of 3 to 1 is 1 and 1 to 1 is
-    0); a state is then searched once for each depth it is met at. The search goes to depth 1, then 2, and so on to max_depth (iterative deepening),
-    each trying first at each state the move that was best the depth before: the bounds then prune
+    0); a state is then searched once for each depth it is met at. The search goes to depth 1,
+    then 2, and so on to max_depth (iterative deepening), each trying first at each state the move
+    that was best the depth before: the bounds then prune
     more of the deepest search than the shallower ones cost. Without `first_moves`, a depth at
     which every line searched reached its end is the last (the bounds that pruned the others are
     of ends, so deeper searches find the same value). `deepened(depth, i)` is told, after each

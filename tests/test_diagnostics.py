@@ -2524,7 +2524,7 @@ def test_validate_plays_the_ends_of_a_parameter_range_it_was_not_given(tmp_path,
     assert result.returncode == 1, result.stderr
     assert "error[runtime]: the outcomes of the chance block weigh 1/2 in all: expected 1 (in a random " \
         "playout with --set faces=6)" in result.stderr, result.stderr
-    assert engine_cli("validate", str(path), "--playouts", "2", "--set", "faces=2").returncode == 0  # given: not changed
+    assert engine_cli("validate", str(path), "--playouts", "2", "--set", "faces=2").returncode == 0  # given: kept
 
 
 @pytest.mark.parametrize("default, needs, warned", [(0, "h > 0", False), (10, "h == 0", False), (10, "h == 20", False),
