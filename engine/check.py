@@ -501,8 +501,11 @@ class Checker(ExpressionChecks):
                                f"{lo.value}..{hi.value}", d.default.span)
         elif isinstance(d.domain, m.SetLit) and (taken := self._taken_names(d.domain)):
             # `param objective in {largest, count}` beside `def largest`: the set declares no enum
+            yes_no = {getattr(e, "id", None) for e in d.domain.items} <= {"yes", "no", "true", "false"}
             self.error("duplicate", f"the values of '{d.name.name}' are names of its own only where all are new: "
                        + "; ".join(taken), d.domain.span,
+                       f"a parameter of yes or no is declared by its default alone: param {d.name.name} = yes"
+                       if yes_no else
                        "give its values other names (a set of names is a new enum, `{fast, slow}`, or values of one "
                        "enum declared before)")
             t = T.ANY

@@ -135,6 +135,9 @@ def _syntax_error(e: UnexpectedInput, path: str, text: str, whole_file: bool = T
         msg = "expected 'else if', got 'elif'"
         line, col = _line_col(text, where)
         hint = _HABITS["elif"]
+    elif isinstance(e, UnexpectedToken) and e.token.value == "elif" and "'else'" in words:  # on a line of its own
+        msg = "expected 'else if', got 'elif'"
+        hint = _HABITS["elif"]
     elif isinstance(e, UnexpectedToken) and "'else'" in words and (missing := _missing_else(text, at)):
         # `first(...)` or `if COND then A` without its `else`: the `else` belongs where the text before ends
         line, col = _line_col(text, len(text[:at].rstrip()))
@@ -287,10 +290,11 @@ def _blanked(text: str) -> str:
 
 def _open_before_declaration(text: str, at: int) -> Optional[int]:
     """Where a bracket still open at `at` begins, when `at` is on a line that begins (unindented)
-    with a declaration's keyword below that bracket: a block or a bracket above was not closed."""
+    with a declaration's keyword below that bracket: a block or a bracket above was not closed
+    (the one open where the line begins: `(` of `all(` on the line itself is not it)."""
     start = text.rfind("\n", 0, at) + 1
     word = re.match(r"[a-z]+\b", text[start:])
-    brace = _open_bracket(text, at)
+    brace = _open_bracket(text, start)
     if word and word.group() in DECLARATION_WORDS and brace is not None and brace < start:
         return brace
     return None

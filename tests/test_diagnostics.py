@@ -947,6 +947,7 @@ IF_HINT = "`if` reads `if COND then A else B` in an expression, `if COND { ... }
     ("choose first in 1..3  moves += first  ‸done = yes", "`first` is a keyword, read here as `first(EXPR for x in xs "
                                                          "where COND) else DEFAULT`; the name bound at line 2 needs "
                                                          "another word"),
+    ("moves += if moves < 5 then 1\n        ‸elif moves < 8 then 2 else 0", "write `else if`"),  # on its own line
     ("roll k in ‸1..3  moves += k", "`roll k in ...` is no statement: `draw k in C` draws in a chance block, "
                                    "`choose k in C` in an action, and `for k in C { ... }` repeats a block"),
     ("moves‸, done = 1, yes", "an assignment sets one field: `a, b = x, y` is two statements, a value the first "
@@ -1211,6 +1212,9 @@ def test_a_declaration_inside_a_block_left_open_names_the_open_brace(tmp_path, t
      "is a ')' missing? The '(' at line 2, column 15 is still open"),
     ("state { moves: 0..9 = 0 }\naction step { moves += 1 }\nturn { step }\nscore moves\nterminal (moves == 9‸",
      "is a ')' missing? The '(' at line 5, column 10 is still open"),
+    # the error inside a bracket of the declaration's own line: the one open where the line begins
+    ("state { moves: 0..9 = 0 }\naction step { moves += 1 }\nturn { step\nterminal all(m > 0 ‸for m in [moves])\n"
+     "score moves\n", "is a '}' missing? The '{' at line 3, column 6 is still open"),
 ])
 def test_a_bracket_left_open_names_where_it_opened(tmp_path, text, hint):
     d, (at_line, at_col), errors = first_at_marker(tmp_path, text)
@@ -2799,6 +2803,9 @@ def test_a_parameter_set_of_names_some_already_declared_says_which_and_what_they
     assert len(errors.diagnostics) == 1 and (d.code, d.span.line, d.span.col, d.message) == (
         "duplicate", at_line, at_col, "the values of 'objective' are names of its own only where all are new: "
         "'largest' is a def (line 2); 'count' is a built-in function"), errors.render()
+    d, _, errors = first_at_marker(tmp_path, text.replace("{largest, count} = largest", "{yes, no} = yes"))
+    assert d.hint == "a parameter of yes or no is declared by its default alone: param objective = yes", \
+        errors.render()
 
 
 @pytest.mark.parametrize("text, code, hint", [
