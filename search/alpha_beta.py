@@ -94,14 +94,14 @@ def alpha_beta(game: Game, *, max_states: int = MAX_STATES, rng=None, valued: Op
         t = r[0] + r[1]
         if not total:
             total[:] = [t, r, stop]
-        elif not stop and total[2]:  # the first end: the total of the ends, for the leads of the states valued before
-            if abs(t - total[0]) > TIE * max(1.0, abs(total[0])):
-                total[:] = [t, r, stop]
+        same = abs(t - total[0]) <= TIE * max(1.0, abs(total[0]))
+        if not stop and total[2]:  # the first end: the total of the ends, for the leads of the states valued before
+            total[:] = [t, r, stop]
+            if not same:
                 raise _Rescaled
-            total[1:] = [r, stop]
-        elif not stop and abs(t - total[0]) > TIE * max(1.0, abs(total[0])):
+        elif not stop and not same:
             raise NotConstantSum(total[1], r, s)
-        return r[0] if abs(t - total[0]) <= TIE * max(1.0, abs(total[0])) else (r[0] - r[1] + total[0]) / 2
+        return r[0] if same else (r[0] - r[1] + total[0]) / 2
 
     def search(s, alpha: float, beta: float, depth: int = 0) -> float:
         """Player 0's return from s, `depth` steps in, under best play where it lies between alpha
